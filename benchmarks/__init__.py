@@ -1,0 +1,1 @@
+"""darray benchmark suite (`python -m darray bench`)."""

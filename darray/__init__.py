@@ -1,0 +1,31 @@
+"""darray: NumPy-compatible N-dimensional arrays on OpenCL.
+
+``import darray as da``. Arrays live on a place (``"cpu"`` or an OpenCL device ``"cl:N"``);
+elementwise chains fuse into one generated kernel; every kernel is ordered by a stream
+scheduler from what it reads and writes.
+"""
+from __future__ import annotations
+
+from . import alloc, dtypes, lazy, place, sched
+from ._array import DArray
+from .dim import MAX_RANK
+from .dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8,
+                     int16, int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
+from .errors import DeviceError
+from .ops.creation import (arange, asarray, empty, empty_like, eye, full, full_like, linspace, ones, ones_like,
+                           zeros, zeros_like)
+from .place import CLPlace, CPUPlace
+from .sched import Stream, profile, stream, synchronize
+
+bool = bool_  # noqa: A001  (Array API name)
+__version__ = "0.1.0"
+
+__all__ = [
+    "DArray", "DeviceError", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
+    "alloc", "dtypes", "lazy", "place", "sched", "profile", "stream", "synchronize",
+    "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+    "can_cast", "finfo", "iinfo", "isdtype", "result_type",
+    "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
+    "zeros", "zeros_like",
+]

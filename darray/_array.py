@@ -1,0 +1,203 @@
+"""DArray: a Place, a Dim, a dtype and an Allocation (or a pending lazy graph).
+
+Operators are one line each into ``darray.ops`` (installed by ``ops._operators``).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import dtypes as _dt
+from .dim import Dim, broadcast_shapes
+from .place import CLPlace, CPUPlace, Place, PlaceLike, parse
+
+
+class DArray:
+    """An N-d array on a place (CPU or an OpenCL device), with NumPy semantics.
+
+    Differs from NumPy: ``strides`` are bytes as in NumPy but may describe a view into a
+    pooled allocation; elementwise results on OpenCL places are lazy until read.
+    """
+
+    __slots__ = ("_dim", "_dtype", "_place", "_alloc", "_node", "__weakref__")
+    __array_priority__ = 100.0
+
+    def __init__(self, alloc: Any, dim: Dim, dtype: np.dtype, place: Place, node: Any = None) -> None:
+        self._alloc = alloc
+        self._dim = dim
+        self._dtype = dtype
+        self._place = place
+        self._node = node
+
+    # -- metadata ---------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._dim.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self._dim.shape)
+
+    @property
+    def size(self) -> int:
+        return self._dim.size
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @property
+    def place(self) -> Place:
+        return self._place
+
+    @property
+    def device(self) -> Place:
+        """The place (Array API name)."""
+        return self._place
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Strides in bytes, as NumPy reports them."""
+        return tuple(s * self._dtype.itemsize for s in self._dim.strides)
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self._dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def T(self) -> "DArray":
+        """All axes reversed (a view)."""
+        return self._view(self._dim.transpose())
+
+    @property
+    def mT(self) -> "DArray":
+        """The last two axes swapped (a view); needs ``ndim >= 2``."""
+        if self.ndim < 2:
+            raise ValueError(f"darray mT: needs an array of at least 2 dimensions, got {self.ndim}")
+        return self._view(self._dim.swapaxes(-1, -2))
+
+    def __len__(self) -> int:
+        if not self.ndim:
+            raise TypeError("len() of unsized object (a 0-d darray)")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator["DArray"]:
+        if not self.ndim:
+            raise TypeError("iteration over a 0-d darray")
+        return (self[i] for i in range(self.shape[0]))
+
+    # -- storage ----------------------------------------------------------------
+    def _data(self) -> Any:
+        """The materialised allocation (runs a pending graph first)."""
+        if self._node is not None:
+            from .lazy import evaluate
+
+            evaluate(self)
+        return self._alloc
+
+    def _view(self, dim: Dim) -> "DArray":
+        return DArray(self._data(), dim, self._dtype, self._place)
+
+    def _host_view(self) -> np.ndarray:
+        """For CPUPlace arrays: the NumPy view of this array's memory."""
+        assert isinstance(self._place, CPUPlace)
+        item = self._dtype.itemsize
+        return np.ndarray(self.shape, self._dtype, buffer=self._alloc.host, offset=self._dim.offset * item,
+                          strides=self.strides) if self.size else np.empty(self.shape, self._dtype)
+
+    def get(self) -> np.ndarray:
+        """A NumPy copy of this array (waits only for the work that writes it)."""
+        from ._convert import to_numpy
+
+        return to_numpy(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self.get()
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def eval(self) -> "DArray":
+        """Materialise a pending lazy graph now; returns self."""
+        self._data()
+        return self
+
+    def to(self, place: PlaceLike) -> "DArray":
+        """A copy on ``place`` (self when already there)."""
+        from ._convert import to_place
+
+        return to_place(self, parse(place))
+
+    def to_device(self, device: PlaceLike, /, *, stream: Any = None) -> "DArray":
+        """Array API name for :meth:`to`."""
+        return self.to(device)
+
+    def copy(self) -> "DArray":
+        """A new contiguous array with the same values."""
+        return self.astype(self._dtype, copy=True)
+
+    def astype(self, dtype: Any, /, *, copy: bool = True) -> "DArray":
+        """Cast to ``dtype`` (NumPy ``astype`` semantics, including float -> int truncation)."""
+        from ._convert import astype
+
+        return astype(self, _dt.as_dtype(dtype, "astype"), copy=copy)
+
+    # -- scalars ----------------------------------------------------------------
+    def item(self) -> Any:
+        """The single element as a Python scalar."""
+        if self.size != 1:
+            raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size {self.size}")
+        return self.get().item()
+
+    def _scalar(self, kind: str) -> Any:
+        if self.size != 1:
+            if kind == "bool":
+                raise ValueError("The truth value of a darray with more than one element is ambiguous. Use a.any() or a.all()")
+            raise TypeError(f"only length-1 arrays can be converted to Python scalars (darray {kind}(), size {self.size})")
+        return self.item()
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("bool"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self.ndim or self._dtype.kind not in "iu":
+            raise TypeError(f"darray __index__: only 0-d integer arrays can be used as an index, got {self.dtype} "
+                            f"shape {self.shape}")
+        return int(self.item())
+
+    # -- indexing -----------------------------------------------------------------
+    def __getitem__(self, key: Any) -> "DArray":
+        return self._view(self._dim.getitem(key))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from ._convert import assign
+
+        assign(self, self._dim.getitem(key), value)
+
+    # -- text ---------------------------------------------------------------------
+    def __repr__(self) -> str:
+        text = np.array_repr(self.get())
+        body = text[len("array("):-1].replace("\n      ", "\n       ")
+        return f"darray({body}, place={self._place})"
+
+    def __str__(self) -> str:
+        return str(self.get())
+
+
+def is_darray(x: Any) -> bool:
+    return isinstance(x, DArray)
+
+
+__all__ = ["DArray", "is_darray", "broadcast_shapes", "CLPlace"]

@@ -1,0 +1,146 @@
+"""Moving values between NumPy, places and dtypes: asarray, get, to, astype, slice assignment."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _transfer
+from . import dtypes as _dt
+from ._array import DArray
+from .alloc import HostAllocation, allocate
+from .dim import Dim, broadcast_shapes
+from .lazy import execute, fuse, graph
+from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
+
+
+def check_dtype(dtype: np.dtype, place: Place, op: str) -> None:
+    """TypeError when ``place`` cannot hold ``dtype`` (float64 without fp64, float16 without fp16)."""
+    if isinstance(place, CLPlace) and dtype.kind in "fc":
+        info = runtime(place).info
+        _dt.check_device_dtype(dtype, device_name=info.name, fp64=info.fp64, fp16=info.fp16, op=op)
+
+
+def empty(shape: Any, dtype: np.dtype, place: Place) -> DArray:
+    """An uninitialised contiguous array."""
+    dim = Dim.contiguous(shape)
+    check_dtype(dtype, place, "empty")
+    return DArray(allocate(place, dim.size * dtype.itemsize), dim, dtype, place)
+
+
+def from_numpy(host: np.ndarray, place: Place) -> DArray:
+    """A contiguous copy of a NumPy array on ``place``."""
+    dtype = _dt.as_dtype(host.dtype, "asarray")
+    dim = Dim.contiguous(host.shape)
+    check_dtype(dtype, place, "asarray")
+    if isinstance(place, CPUPlace):
+        out = DArray(HostAllocation(host.nbytes), dim, dtype, place)
+        out._host_view()[...] = host
+        return out
+    return DArray(_transfer.upload(host, place), dim, dtype, place)
+
+
+def input_term(x: DArray) -> graph.Input:
+    """The lazy-graph leaf reading ``x`` (materialising it first)."""
+    return graph.Input(x._data(), x._dim, x._dtype)
+
+
+def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray:
+    """Compute one elementwise term into the (OpenCL) view ``out`` now."""
+    from .ops import _table
+
+    target = graph.Input(out._data(), out._dim, out._dtype)
+    execute.launch(fuse.fuse([root], [target]), out._place, _table.expr, name)
+    return out
+
+
+def to_numpy(x: DArray) -> np.ndarray:
+    """A NumPy copy of ``x``."""
+    if isinstance(x._place, CPUPlace):
+        return np.array(x._host_view(), copy=True)
+    alloc = x._data()
+    host = _transfer.download(alloc, x._dim, x._dtype, x._place)
+    if host is None:  # sparse strided view: gather on the device, then read
+        host = to_numpy(astype(x, x._dtype, copy=True))
+    return host
+
+
+def to_place(x: DArray, place: Place) -> DArray:
+    if place == x._place:
+        return x
+    return from_numpy(to_numpy(x), place)
+
+
+def astype(x: DArray, dtype: np.dtype, *, copy: bool) -> DArray:
+    """``x`` converted to ``dtype`` in a new contiguous array (``x`` itself when allowed and possible)."""
+    if not copy and dtype == x._dtype:
+        return x
+    check_dtype(dtype, x._place, "astype")
+    if isinstance(x._place, CPUPlace):
+        return from_numpy(x._host_view().astype(dtype), x._place)
+    out = empty(x.shape, dtype, x._place)
+    return run_into(input_term(x), out, "astype" if dtype != x._dtype else "copy")
+
+
+def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPlace, target: DArray) -> graph.Term:
+    if isinstance(value, DArray):
+        if value._place != place:
+            raise ValueError(f"darray setitem: value is on {value._place} but the array is on {place}; use .to()")
+        src = value
+    elif np.isscalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        try:
+            return graph.Scalar(np.array(value).astype(dtype)[()] if isinstance(value, np.ndarray)
+                                else np.array(value, dtype=dtype)[()], dtype)
+        except (OverflowError, ValueError) as err:
+            raise type(err)(f"darray setitem: {value!r} does not fit {dtype}: {err}") from err
+    else:
+        src = from_numpy(np.asarray(value), place)
+    if broadcast_shapes(src.shape, shape) != shape:
+        raise ValueError(f"darray setitem: could not broadcast input array from shape {src.shape} into shape {shape}")
+    term = input_term(src)
+    if src._data() is target._data() and src.size and target.size:
+        lo, hi = src._dim.span()
+        tlo, thi = target._dim.span()
+        if lo < thi and tlo < hi:  # overlapping read and write: read from a copy
+            term = input_term(astype(src, src._dtype, copy=True))
+    return term
+
+
+def assign(x: DArray, dim: Dim, value: Any) -> None:
+    """``x[key] = value`` where ``dim`` is the view ``key`` selects (NumPy casting and broadcasting)."""
+    if isinstance(x._place, CPUPlace):
+        view = DArray(x._alloc, dim, x._dtype, x._place)._host_view()
+        view[...] = value.get() if isinstance(value, DArray) else value
+        return
+    target = DArray(x._data(), dim, x._dtype, x._place)
+    term = _value_term(value, x._dtype, dim.shape, x._place, target)
+    if dim.size:
+        run_into(term, target, "setitem")
+
+
+def asarray(obj: Any, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
+    """Convert ``obj`` (NumPy array, nested list, scalar, DArray) to a DArray on ``device``.
+
+    See also: numpy.asarray. ``copy=False`` raises ValueError when a copy is needed.
+    """
+    want = _dt.as_dtype(dtype, "asarray") if dtype is not None else None
+    if isinstance(obj, DArray):
+        place = parse(device) if device is not None else obj._place
+        same = place == obj._place and (want is None or want == obj._dtype)
+        if same and not copy:
+            return obj
+        if copy is False:
+            raise ValueError("darray asarray: copy=False but a copy is needed (other place or dtype)")
+        moved = to_place(obj, place)
+        return astype(moved, want or obj._dtype, copy=moved is obj)
+    place = parse(device)
+    if copy is False:
+        raise ValueError("darray asarray: copy=False cannot wrap host data on a device without copying")
+    if isinstance(obj, (bool, int, float, complex)) and want is None:
+        want = _dt.result_type(obj)
+    try:
+        host = np.asarray(obj, dtype=want)
+    except OverflowError as err:
+        raise OverflowError(f"darray asarray: {err}") from err
+    _dt.as_dtype(host.dtype, "asarray")
+    return from_numpy(host, place)

@@ -1,0 +1,72 @@
+"""Allocations: every device buffer comes from the caching allocator of its place.
+
+``stats(place)`` reports in-use, cached and peak bytes and counters; ``empty_cache(place)``
+returns cached memory to OpenCL. ``DARRAY_MEMORY_LIMIT`` (bytes or ``"512MB"``) caps a place.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
+from ._pool import CLASS, Allocation, Pool, parse_bytes, round_class
+
+__all__ = ["Allocation", "HostAllocation", "allocate", "stats", "empty_cache", "pool", "CLASS", "round_class", "parse_bytes"]
+
+_pools: dict[CLPlace, Pool] = {}
+_lock = threading.Lock()
+
+
+class HostAllocation:
+    """Host memory of a CPUPlace array: a flat byte buffer that NumPy views index."""
+
+    __slots__ = ("host", "nbytes", "__weakref__")
+    counts = {"allocations": 0, "in_use_bytes": 0, "peak_bytes": 0}
+
+    def __init__(self, nbytes: int) -> None:
+        self.host = np.empty(max(nbytes, 0), np.uint8)
+        self.nbytes = nbytes
+        c = HostAllocation.counts
+        c["allocations"] += 1
+        c["in_use_bytes"] += nbytes
+        c["peak_bytes"] = max(c["peak_bytes"], c["in_use_bytes"])
+
+    def __del__(self) -> None:
+        HostAllocation.counts["in_use_bytes"] -= self.nbytes
+
+
+def pool(place: CLPlace) -> Pool:
+    """The caching allocator of an OpenCL place."""
+    p = _pools.get(place)
+    if p is None:
+        with _lock:
+            p = _pools.get(place)
+            if p is None:
+                p = _pools[place] = Pool(runtime(place))
+    return p
+
+
+def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation:
+    """``nbytes`` of memory on ``place`` (pooled on OpenCL places)."""
+    if isinstance(place, CPUPlace):
+        return HostAllocation(nbytes)
+    return pool(place).allocate(nbytes)
+
+
+def stats(place: PlaceLike = None) -> dict[str, Any]:
+    """Allocator figures of ``place`` (default: current): in_use_bytes, cached_bytes, peak_bytes,
+    allocations, cache_hits, device_allocations, frees, reserved_bytes, limit_bytes."""
+    p = parse(place)
+    if isinstance(p, CPUPlace):
+        c = HostAllocation.counts
+        return {"place": "cpu", "cached_bytes": 0, "cache_hits": 0, "device_allocations": c["allocations"], **c}
+    return pool(p).stats()
+
+
+def empty_cache(place: PlaceLike = None) -> None:
+    """Return the cached (free) memory of ``place`` to OpenCL."""
+    p = parse(place)
+    if isinstance(p, CLPlace):
+        pool(p).empty_cache()

@@ -1,0 +1,274 @@
+"""Caching allocator for one OpenCL place: 512-byte classes, segments split and merged.
+
+Requests up to ``SMALL_LIMIT`` come from 2 MiB segments of a small pool; larger ones from
+segments of their own size (rounded to 2 MiB) in a large pool, split only when the rest is
+large too. A freed block keeps the events of the kernels that last touched it; whoever
+gets the block next starts from those events, so its first writer waits for them.
+"""
+from __future__ import annotations
+
+import bisect
+import gc
+import itertools
+import os
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+import pyopencl as cl
+
+from ..errors import cl_errors
+from ..sched._profile import record_allocation
+
+if TYPE_CHECKING:
+    from ..place import Runtime
+
+CLASS = 512
+SMALL_LIMIT = 1 << 20
+SEGMENT = 2 << 20
+
+Pending = dict  # stream id -> (stream, seq, event); see darray.sched
+
+
+def round_class(nbytes: int) -> int:
+    return max(CLASS, -(-nbytes // CLASS) * CLASS)
+
+
+def parse_bytes(text: str) -> int:
+    """``"512MB"``, ``"2GiB"``, ``"1000"`` -> bytes (KB/MB/GB are powers of 1024 as well)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*", text.lower())
+    if not m:
+        raise ValueError(f"darray alloc: cannot parse DARRAY_MEMORY_LIMIT={text!r}; use bytes or e.g. '512MB'")
+    scale = 1024 ** " kmgt".index(m.group(2) or " ")
+    return int(float(m.group(1)) * scale)
+
+
+class _Segment:
+    __slots__ = ("buffer", "size", "large")
+
+    def __init__(self, buffer: cl.Buffer, size: int, large: bool) -> None:
+        self.buffer, self.size, self.large = buffer, size, large
+
+
+class _Block:
+    __slots__ = ("segment", "offset", "size", "free", "prev", "next", "pending", "key")
+    _ids = itertools.count()
+
+    def __init__(self, segment: _Segment, offset: int, size: int) -> None:
+        self.segment, self.offset, self.size = segment, offset, size
+        self.free = False
+        self.prev: _Block | None = None
+        self.next: _Block | None = None
+        self.pending: Pending = {}
+        self.key = (size, next(self._ids))
+
+
+def merge_pending(a: Pending, b: Pending) -> Pending:
+    """Per stream, keep the later of two events (in-order queues: later implies earlier)."""
+    if not a:
+        return dict(b)
+    out = dict(a)
+    for sid, entry in b.items():
+        have = out.get(sid)
+        if have is None or have[1] < entry[1]:
+            out[sid] = entry
+    return out
+
+
+class Allocation:
+    """A block of device memory handed to one DArray; returned to the pool when dropped.
+
+    ``write``/``reads`` are the scheduler's record of the last write and the reads since.
+    """
+
+    __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "write", "reads", "__weakref__")
+
+    def __init__(self, pool: "Pool | None", block: _Block | None, nbytes: int) -> None:
+        self.pool, self.block, self.nbytes = pool, block, nbytes
+        self.buffer = block.segment.buffer if block else None
+        self.offset = block.offset if block else 0
+        self.write: tuple | None = None
+        self.reads: Pending = dict(block.pending) if block else {}
+
+    def __del__(self) -> None:
+        pool = self.pool
+        if pool is not None and self.block is not None:
+            try:
+                pool.free(self)
+            except Exception:  # interpreter shutdown
+                pass
+
+
+class Pool:
+    """The caching allocator of one OpenCL place (thread-safe)."""
+
+    def __init__(self, rt: "Runtime") -> None:
+        self.rt = rt
+        self.lock = threading.Lock()
+        self.deferred: list[tuple[_Block, Pending]] = []
+        self.free_small: list[tuple[tuple[int, int], _Block]] = []
+        self.free_large: list[tuple[tuple[int, int], _Block]] = []
+        self.segments: list[_Segment] = []
+        env = os.environ.get("DARRAY_MEMORY_LIMIT", "").strip()
+        self.limit = parse_bytes(env) if env else rt.info.global_mem_bytes
+        self.reserved = self.in_use = self.peak = 0
+        self.counts = {"allocations": 0, "cache_hits": 0, "device_allocations": 0, "frees": 0, "oom_retries": 0}
+
+    # -- public -------------------------------------------------------------------
+    def allocate(self, nbytes: int) -> Allocation:
+        """A block of at least ``nbytes`` (zero bytes allocates nothing)."""
+        if nbytes <= 0:
+            return Allocation(None, None, 0)
+        size = round_class(nbytes)
+        if size > self.rt.info.max_alloc_bytes:
+            raise MemoryError(
+                f"darray alloc: {nbytes} bytes exceeds the largest single allocation of {self.rt.place} "
+                f"({self.rt.info.max_alloc_bytes} bytes)")
+        with self.lock:
+            self._drain()
+            self.counts["allocations"] += 1
+            block = self._take(size)
+            hit = block is not None
+            if block is None:
+                block = self._grow(size)
+            else:
+                self.counts["cache_hits"] += 1
+            self.in_use += block.size
+            self.peak = max(self.peak, self.in_use)
+            alloc = Allocation(self, block, nbytes)
+            block.pending = {}
+        record_allocation(nbytes, hit)
+        return alloc
+
+    def free(self, alloc: Allocation) -> None:
+        """Return ``alloc``'s block; never blocks (another thread's or a nested call's frees are queued)."""
+        block, alloc.block = alloc.block, None
+        pending = dict(alloc.reads)
+        if alloc.write is not None:
+            pending = merge_pending(pending, {alloc.write[0].id: alloc.write})
+        self.deferred.append((block, pending))
+        if self.lock.acquire(blocking=False):
+            try:
+                self._drain()
+            finally:
+                self.lock.release()
+
+    def _drain(self) -> None:
+        while self.deferred:
+            block, pending = self.deferred.pop()
+            self.counts["frees"] += 1
+            self.in_use -= block.size
+            block.pending = pending
+            for other in (block.prev, block.next):
+                if other is not None and other.free:
+                    self._unlist(other)
+                    block = self._join(block, other) if other is block.next else self._join(other, block)
+            self._list(block)
+
+    def empty_cache(self) -> None:
+        """Release every wholly free segment to OpenCL (after its pending work)."""
+        with self.lock:
+            self._release_free_segments()
+
+    def _release_free_segments(self) -> None:
+        self._drain()
+        for seg_list in (self.free_small, self.free_large):
+            keep = []
+            for key, block in seg_list:
+                if block.prev is None and block.next is None:
+                    for _, _, ev in block.pending.values():
+                        ev.wait()
+                    self.segments.remove(block.segment)
+                    self.reserved -= block.segment.size
+                    block.segment.buffer.release()
+                else:
+                    keep.append((key, block))
+            seg_list[:] = keep
+
+    def stats(self) -> dict[str, Any]:
+        with self.lock:
+            self._drain()
+            return {"place": str(self.rt.place), "in_use_bytes": self.in_use, "cached_bytes": self.reserved - self.in_use,
+                    "reserved_bytes": self.reserved, "peak_bytes": self.peak, "limit_bytes": self.limit,
+                    "segments": len(self.segments), **self.counts}
+
+    # -- internals ----------------------------------------------------------------
+    def _list(self, block: _Block) -> None:
+        block.free = True
+        block.key = (block.size, block.key[1])
+        lst = self.free_large if block.segment.large else self.free_small
+        bisect.insort(lst, (block.key, block))
+
+    def _unlist(self, block: _Block) -> None:
+        lst = self.free_large if block.segment.large else self.free_small
+        i = bisect.bisect_left(lst, (block.key,))
+        while lst[i][1] is not block:
+            i += 1
+        del lst[i]
+        block.free = False
+
+    @staticmethod
+    def _join(left: _Block, right: _Block) -> _Block:
+        left.size += right.size
+        left.next = right.next
+        if right.next is not None:
+            right.next.prev = left
+        left.pending = merge_pending(left.pending, right.pending)
+        return left
+
+    def _take(self, size: int) -> _Block | None:
+        lst = self.free_small if size <= SMALL_LIMIT else self.free_large
+        i = bisect.bisect_left(lst, ((size, -1),))
+        if i == len(lst):
+            return None
+        block = lst.pop(i)[1]
+        block.free = False
+        rest = block.size - size
+        if rest >= (CLASS if not block.segment.large else SMALL_LIMIT + 1):
+            tail = _Block(block.segment, block.offset + size, rest)
+            tail.pending = dict(block.pending)
+            tail.prev, tail.next = block, block.next
+            if block.next is not None:
+                block.next.prev = tail
+            block.next = tail
+            block.size = size
+            self._list(tail)
+        return block
+
+    def _grow(self, size: int) -> _Block:
+        large = size > SMALL_LIMIT
+        seg_size = -(-size // SEGMENT) * SEGMENT if large else SEGMENT
+        seg_size = min(seg_size, max(size, self.rt.info.max_alloc_bytes))
+        buf = self._create(seg_size)
+        if buf is None:  # out of memory: release the cache, collect, wait, retry once
+            self.counts["oom_retries"] += 1
+            gc.collect()
+            from ..sched import synchronize
+
+            synchronize(self.rt.place)
+            self._release_free_segments()
+            block = self._take(size)
+            if block is not None:
+                return block
+            buf = self._create(seg_size) or (self._create(size) if size < seg_size else None)
+            if buf is None:
+                raise MemoryError(
+                    f"darray alloc: out of memory on {self.rt.place}: requested {size} bytes, in use {self.in_use}, "
+                    f"cached {self.reserved - self.in_use}, limit {self.limit} bytes")
+            seg_size = buf.size
+        seg = _Segment(buf, seg_size, large)
+        self.segments.append(seg)
+        self.reserved += seg_size
+        self.counts["device_allocations"] += 1
+        block = _Block(seg, 0, seg_size)
+        self._list(block)
+        return self._take(size)  # type: ignore[return-value]
+
+    def _create(self, nbytes: int) -> cl.Buffer | None:
+        if self.reserved + nbytes > self.limit:
+            return None
+        try:
+            with cl_errors(f"allocating {nbytes} bytes on {self.rt.place}"):
+                return cl.Buffer(self.rt.context, cl.mem_flags.READ_WRITE, nbytes)
+        except cl.MemoryError:
+            return None

@@ -1,0 +1,109 @@
+"""Render a :class:`KernelSpec` as OpenCL C: one work-item per element, sizes as arguments."""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Callable
+
+import numpy as np
+
+from ..dtypes import ctype
+from .spec import Instr, KernelSpec, Operand, Ref
+
+KERNEL_NAME = "elementwise"
+ExprFn = Callable[[Instr, tuple[np.dtype, ...], tuple[str, ...]], str]
+
+
+@lru_cache(maxsize=None)
+def header(name: str) -> str:
+    """The text of ``kernels/include/<name>`` (shipped in the wheel as ``darray.kernels``)."""
+    return resources.files("darray.kernels").joinpath("include", name).read_text()
+
+
+def cast(src: np.dtype, dst: np.dtype, x: str) -> str:
+    """C expression converting ``x`` from ``src`` to ``dst`` with NumPy's astype semantics."""
+    if src == dst:
+        return x
+    st, dt = ctype(src), ctype(dst)
+    if dst.kind == "b":
+        return f"(uchar)(({x}).x != 0 || ({x}).y != 0)" if src.kind == "c" else f"(uchar)(({x}) != 0)"
+    if dst.kind == "c":
+        comp = dt[:-1]
+        if src.kind == "c":
+            return f"convert_{dt}({x})"
+        return f"({dt})(({comp})({x}), ({comp})0)"
+    if src.kind == "c":
+        return f"({dt})(({x}).x)"
+    return f"({dt})({x})"
+
+
+def _index(spec: KernelSpec, operand: Operand, name: str) -> str:
+    if operand.pattern == "c":
+        return f"{name}_o + g"
+    if operand.pattern == "0":
+        return f"{name}_o"
+    terms = " + ".join(f"c{d} * {name}_s{d}" for d in range(spec.rank))
+    return f"{name}_o + {terms}"
+
+
+def _ref(ref: Ref) -> str:
+    kind, k = ref
+    return {"in": "v", "sc": "s", "t": "t"}[kind] + str(k)
+
+
+def _uses_double(spec: KernelSpec) -> bool:
+    dts = [o.dtype for o in spec.operands] + list(spec.scalars) + [i.dtype for i in spec.body]
+    return any(d in (np.dtype("float64"), np.dtype("complex128")) for d in dts)
+
+
+_INDEX_DTYPE = {"int": np.dtype(np.int32), "long": np.dtype(np.int64)}
+
+
+def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
+    """The kernel's parameters as (C type, name, host dtype or None for buffers), in argument order."""
+    idx, idt = spec.index, _INDEX_DTYPE[spec.index]
+    out: list[tuple[str, str, np.dtype | None]] = []
+    names = [f"out{k}" for k in range(len(spec.outputs))] + [f"in{k}" for k in range(len(spec.inputs))]
+    for name, op in zip(names, spec.operands):
+        const = "const " if name.startswith("in") else ""
+        out += [(f"__global {const}{ctype(op.dtype)}*", name, None), (idx, f"{name}_o", idt)]
+    out += [(ctype(dt), f"s{k}", np.dtype(np.uint8) if dt.kind == "b" else dt) for k, dt in enumerate(spec.scalars)]
+    out.append((idx, "n", idt))
+    if spec.strided:
+        out += [(idx, f"d{d}", idt) for d in range(1, spec.rank)]
+        for name, op in zip(names, spec.operands):
+            if op.pattern == "s":
+                out += [(idx, f"{name}_s{d}", idt) for d in range(spec.rank)]
+    return out
+
+
+def render(spec: KernelSpec, expr: ExprFn) -> str:
+    """OpenCL source for ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C expression."""
+    lines = []
+    if _uses_double(spec):
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+    lines.append(header("elementwise.h"))
+    sig = ",\n    ".join(f"{t} {n}" for t, n, _ in params(spec))
+    lines.append(f"__kernel void {KERNEL_NAME}(\n    {sig})\n{{")
+    idx = spec.index
+    lines.append(f"    const {idx} g = get_global_id(0);\n    if (g >= n) return;")
+    if spec.strided:
+        lines.append(f"    {idx} r = g;")
+        for d in range(spec.rank - 1, 0, -1):
+            lines.append(f"    const {idx} c{d} = r % d{d}; r /= d{d};")
+        lines.append(f"    const {idx} c0 = r;")
+    for k, op in enumerate(spec.inputs):
+        lines.append(f"    const {ctype(op.dtype)} v{k} = in{k}[{_index(spec, op, f'in{k}')}];")
+    dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
+    dtypes.update({("sc", k): dt for k, dt in enumerate(spec.scalars)})
+    for k, ins in enumerate(spec.body):
+        arg_dts = tuple(dtypes[a] for a in ins.args)
+        names = tuple(_ref(a) for a in ins.args)
+        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
+        lines.append(f"    const {ctype(ins.dtype)} t{k} = {code};")
+        dtypes[("t", k)] = ins.dtype
+    for k, (op, ref) in enumerate(spec.outputs):
+        value = cast(dtypes[ref], op.dtype, _ref(ref))
+        lines.append(f"    out{k}[{_index(spec, op, f'out{k}')}] = {value};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,50 @@
+"""The frozen structures between the lazy stages: a kernel's structure, never its sizes.
+
+A :class:`KernelSpec` is what ``fuse`` hands ``render``: operand patterns and dtypes, the
+SSA body and the outputs. Shapes, strides, offsets and scalar values are kernel arguments,
+so the spec (and the compiled kernel) is shared by every shape and value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+Ref = tuple[str, int]  # ("in", k) input k, ("sc", k) scalar k, ("t", k) body value k
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """An array read or written by a kernel; pattern 'c' contiguous, 's' strided, '0' one element."""
+
+    dtype: np.dtype
+    pattern: str
+
+
+@dataclass(frozen=True, slots=True)
+class Instr:
+    """One SSA step: ``t_k = op(args)`` computed in ``dtype``; op ``cast`` converts."""
+
+    op: str
+    args: tuple[Ref, ...]
+    dtype: np.dtype
+
+
+@dataclass(frozen=True, slots=True)
+class KernelSpec:
+    """An elementwise kernel over a collapsed index space of ``rank`` dimensions."""
+
+    rank: int
+    index: str                                   # 'int' or 'long'
+    inputs: tuple[Operand, ...]
+    scalars: tuple[np.dtype, ...]
+    body: tuple[Instr, ...]
+    outputs: tuple[tuple[Operand, Ref], ...]
+
+    @property
+    def strided(self) -> bool:
+        return any(o.pattern == "s" for o in self.operands)
+
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        return tuple(o for o, _ in self.outputs) + self.inputs

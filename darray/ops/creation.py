@@ -1,0 +1,127 @@
+"""Array creation: empty, zeros, ones, full (and *_like), arange, linspace, eye, asarray.
+
+Default dtypes follow NumPy (float64, int64), except that on a device without fp64 the
+default floating dtype is float32.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, assign, empty as _empty, from_numpy
+from ..place import CLPlace, Place, PlaceLike, parse, runtime
+
+__all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
+           "arange", "linspace", "eye"]
+
+
+def default_float(place: Place) -> np.dtype:
+    """float64, or float32 on an OpenCL device without fp64."""
+    if isinstance(place, CLPlace) and not runtime(place).info.fp64:
+        return _dt.float32
+    return _dt.float64
+
+
+def _dtype(dtype: Any, place: Place, op: str) -> np.dtype:
+    return default_float(place) if dtype is None else _dt.as_dtype(dtype, op)
+
+
+def empty(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An uninitialised array. See also: numpy.empty."""
+    place = parse(device)
+    return _empty(shape, _dtype(dtype, place, "empty"), place)
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array filled with ``fill_value``; dtype inferred from it when not given. See also: numpy.full."""
+    place = parse(device)
+    if dtype is None:
+        dtype = _dt.result_type(fill_value) if isinstance(fill_value, (bool, int, float, complex)) else \
+            np.asarray(fill_value).dtype
+        if dtype == _dt.float64:
+            dtype = default_float(place)
+    out = _empty(shape, _dt.as_dtype(dtype, "full"), place)
+    assign(out, out._dim, fill_value)
+    return out
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """See also: numpy.zeros."""
+    place = parse(device)
+    return full(shape, 0, dtype=_dtype(dtype, place, "zeros"), device=place)
+
+
+def ones(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """See also: numpy.ones."""
+    place = parse(device)
+    return full(shape, 1, dtype=_dtype(dtype, place, "ones"), device=place)
+
+
+def _like(x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
+    return (x.dtype if dtype is None else _dt.as_dtype(dtype, "like")), (x.place if device is None else parse(device))
+
+
+def empty_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    dt, place = _like(x, dtype, device)
+    return _empty(x.shape, dt, place)
+
+
+def zeros_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    dt, place = _like(x, dtype, device)
+    return full(x.shape, 0, dtype=dt, device=place)
+
+
+def ones_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    dt, place = _like(x, dtype, device)
+    return full(x.shape, 1, dtype=dt, device=place)
+
+
+def full_like(x: DArray, /, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    dt, place = _like(x, dtype, device)
+    return full(x.shape, fill_value, dtype=dt, device=place)
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """See also: numpy.arange (values computed on the host, then copied)."""
+    if step == 0:
+        raise ValueError("darray arange: step must not be zero")
+    host = np.arange(start, stop, step) if stop is not None else np.arange(start, step=step)
+    place = parse(device)
+    if dtype is None and host.dtype == np.float64:
+        dtype = default_float(place)
+    return from_numpy(host if dtype is None else host.astype(_dt.as_dtype(dtype, "arange")), place)
+
+
+def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: PlaceLike = None,
+             endpoint: bool = True) -> DArray:
+    """See also: numpy.linspace (values computed on the host, then copied)."""
+    if not isinstance(num, (int, np.integer)) or isinstance(num, bool) or num < 0:
+        raise ValueError(f"darray linspace: num must be a non-negative integer, got {num!r}")
+    place = parse(device)
+    host = np.linspace(start, stop, int(num), endpoint=endpoint)
+    return from_numpy(host.astype(_dtype(dtype, place, "linspace") if dtype is not None or host.dtype.kind == "f"
+                                  else host.dtype), place)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
+        device: PlaceLike = None) -> DArray:
+    """See also: numpy.eye."""
+    place = parse(device)
+    for v in (n_rows, n_cols if n_cols is not None else 0):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
+            raise ValueError(f"darray eye: sizes must be non-negative integers, got {v!r}")
+    out = zeros((n_rows, n_rows if n_cols is None else n_cols), dtype=dtype, device=place)
+    cols = out.shape[1]
+    start = k if k >= 0 else -k * cols
+    count = max(0, min(out.shape[0] - max(-k, 0), cols - max(k, 0)))
+    if count:
+        from ..dim import Dim
+
+        diag = Dim((count,), (cols + 1,), start)
+        assign(out, diag, 1)
+    _ = math
+    return out

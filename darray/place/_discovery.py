@@ -1,0 +1,92 @@
+"""OpenCL device discovery: one flat, stable index over every platform's devices."""
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import pyopencl as cl
+
+_TYPE_NAMES = {cl.device_type.GPU: "GPU", cl.device_type.CPU: "CPU", cl.device_type.ACCELERATOR: "ACCELERATOR"}
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What darray knows about one OpenCL device (``da.place.get_device_properties(i)``)."""
+
+    index: int
+    platform: str
+    name: str
+    type: str
+    vendor: str
+    driver: str
+    global_mem_bytes: int
+    max_alloc_bytes: int
+    compute_units: int
+    max_work_group_size: int
+    max_parameter_bytes: int
+    fp16: bool
+    fp64: bool
+    host_unified_memory: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def rank(self) -> int:
+        """Preference for the default device: GPU, then Intel's CPU runtime, then PoCL, then others."""
+        if self.type == "GPU":
+            return 0
+        if "Intel" in self.platform:
+            return 1
+        if "Portable Computing Language" in self.platform:
+            return 2
+        return 3
+
+
+_lock = threading.Lock()
+_found: list[tuple[DeviceInfo, cl.Device]] | None = None
+
+
+def _describe(index: int, platform: cl.Platform, dev: cl.Device) -> DeviceInfo:
+    ext = dev.extensions.split()
+    dtype = next((n for t, n in _TYPE_NAMES.items() if dev.type & t), "OTHER")
+    unified = bool(getattr(dev, "host_unified_memory", False)) or dtype == "CPU"
+    return DeviceInfo(
+        index=index, platform=platform.name.strip(), name=dev.name.strip(), type=dtype,
+        vendor=dev.vendor.strip(), driver=dev.driver_version.strip(),
+        global_mem_bytes=int(dev.global_mem_size), max_alloc_bytes=int(dev.max_mem_alloc_size),
+        compute_units=int(dev.max_compute_units), max_work_group_size=int(dev.max_work_group_size),
+        max_parameter_bytes=int(dev.max_parameter_size),
+        fp16="cl_khr_fp16" in ext, fp64="cl_khr_fp64" in ext or bool(dev.double_fp_config),
+        host_unified_memory=unified,
+    )
+
+
+def found() -> list[tuple[DeviceInfo, cl.Device]]:
+    """Every OpenCL device on every platform, discovered once (lazily) and cached."""
+    global _found
+    with _lock:
+        if _found is None:
+            result: list[tuple[DeviceInfo, cl.Device]] = []
+            try:
+                platforms = cl.get_platforms()
+            except cl.Error:
+                platforms = []
+            for platform in platforms:
+                try:
+                    devices = platform.get_devices()
+                except cl.Error:
+                    continue
+                for dev in devices:
+                    result.append((_describe(len(result), platform, dev), dev))
+            _found = result
+        return _found
+
+
+def best_index() -> int | None:
+    """The index of the preferred device, or None when there is none."""
+    devs = found()
+    if not devs:
+        return None
+    return min(devs, key=lambda d: (d[0].rank, d[0].index))[0].index

@@ -1,0 +1,114 @@
+"""Place: where an array's memory lives (a tagged union of CPUPlace and CLPlace)."""
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Iterator, Union
+
+from . import _discovery
+
+
+@dataclass(frozen=True, slots=True)
+class CPUPlace:
+    """Host memory; ops run through NumPy."""
+
+    kind = "cpu"
+
+    def __repr__(self) -> str:
+        return "CPUPlace()"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+
+@dataclass(frozen=True, slots=True)
+class CLPlace:
+    """An OpenCL device, by its index in ``da.place.devices()``."""
+
+    index: int = 0
+    kind = "cl"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0:
+            raise ValueError(f"darray place: device index must be a non-negative int, got {self.index!r}")
+
+    def __repr__(self) -> str:
+        return f"CLPlace({self.index})"
+
+    def __str__(self) -> str:
+        return f"cl:{self.index}"
+
+
+Place = Union[CPUPlace, CLPlace]
+PlaceLike = Union[Place, str, None]
+
+
+def parse(obj: PlaceLike) -> Place:
+    """A Place from a Place, ``"cpu"``, ``"cl"`` (the best device), ``"cl:N"`` or None (current)."""
+    if obj is None:
+        return current()
+    if isinstance(obj, (CPUPlace, CLPlace)):
+        return obj
+    if isinstance(obj, str):
+        text = obj.strip().lower()
+        if text == "cpu":
+            return CPUPlace()
+        if text in ("cl", "opencl", "gpu"):
+            best = _discovery.best_index()
+            if best is None:
+                raise ValueError(f"darray place: {obj!r} asks for an OpenCL device but none was found")
+            return CLPlace(best)
+        head, sep, tail = text.partition(":")
+        if sep and head in ("cl", "opencl") and tail.isdigit():
+            return CLPlace(int(tail))
+    raise ValueError(f"darray place: cannot parse {obj!r}; expected 'cpu', 'cl' or 'cl:N'")
+
+
+_default: Place | None = None
+_default_lock = threading.Lock()
+_local = threading.local()
+
+
+def default() -> Place:
+    """``DARRAY_DEVICE`` if set, else the best OpenCL device, else ``cpu`` with one warning."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            env = os.environ.get("DARRAY_DEVICE", "").strip()
+            if env:
+                _default = parse(env)
+            else:
+                best = _discovery.best_index()
+                if best is None:
+                    warnings.warn("darray: no OpenCL device found; arrays live on the CPU (NumPy)", RuntimeWarning, stacklevel=3)
+                    _default = CPUPlace()
+                else:
+                    _default = CLPlace(best)
+        return _default
+
+
+def current() -> Place:
+    """The place new arrays go to in this thread: the innermost ``use(...)``, else the default."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else default()
+
+
+@contextlib.contextmanager
+def use(place: PlaceLike) -> Iterator[Place]:
+    """Make ``place`` current in this thread for the block; restored on exit, also on exceptions."""
+    p = parse(place)
+    if isinstance(p, CLPlace):
+        from ._runtime import runtime
+
+        runtime(p)  # fail early for an index that does not exist
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    stack.append(p)
+    try:
+        yield p
+    finally:
+        stack.pop()

@@ -1,0 +1,165 @@
+"""Profiler: ``with da.profile() as p:`` records launches, compiles, allocations and host waits.
+
+Recording costs nothing while no profiler is active. Launch times come from OpenCL
+profiling events and are read when first asked for (after the work completed).
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+_active: list["Profiler"] = []
+_lock = threading.Lock()
+
+
+@dataclass
+class LaunchRecord:
+    """One enqueued command: kernel, copy, fill or transfer."""
+
+    name: str
+    stream: int
+    place: str
+    nbytes: int
+    event: Any = field(repr=False)
+    _times: tuple[int, int, int] | None = field(default=None, repr=False)
+
+    def _read(self) -> tuple[int, int, int]:
+        if self._times is None:
+            self.event.wait()
+            prof = self.event.profile
+            self._times = (prof.queued, prof.start, prof.end)
+        return self._times
+
+    @property
+    def queued(self) -> int:
+        """OpenCL queued timestamp (ns)."""
+        return self._read()[0]
+
+    @property
+    def start(self) -> int:
+        return self._read()[1]
+
+    @property
+    def end(self) -> int:
+        return self._read()[2]
+
+    @property
+    def seconds(self) -> float:
+        q, s, e = self._read()
+        return (e - s) * 1e-9
+
+
+@dataclass(frozen=True)
+class CompileRecord:
+    key: str
+    seconds: float
+    from_disk: bool
+
+
+@dataclass(frozen=True)
+class AllocationRecord:
+    nbytes: int
+    cache_hit: bool
+
+
+@dataclass(frozen=True)
+class SyncRecord:
+    what: str
+    seconds: float
+
+
+class Profiler:
+    """Collects what happened inside its ``with`` block, from every thread."""
+
+    def __init__(self) -> None:
+        self.launches: list[LaunchRecord] = []
+        self.compiles: list[CompileRecord] = []
+        self.allocations: list[AllocationRecord] = []
+        self.syncs: list[SyncRecord] = []
+
+    def __enter__(self) -> "Profiler":
+        with _lock:
+            _active.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with _lock:
+            _active.remove(self)
+
+    def table(self) -> str:
+        """A summary per launch name: count, device time, bytes and bandwidth; then compiles and waits."""
+        rows: dict[str, list[float]] = {}
+        for r in self.launches:
+            row = rows.setdefault(r.name, [0, 0.0, 0])
+            row[0] += 1
+            row[1] += r.seconds
+            row[2] += r.nbytes
+        lines = [f"{'launch':<40} {'count':>6} {'device ms':>10} {'MB':>10} {'GB/s':>8}"]
+        for name, (n, sec, nb) in sorted(rows.items(), key=lambda kv: -kv[1][1]):
+            gbs = nb / sec / 1e9 if sec > 0 else 0.0
+            lines.append(f"{name[:40]:<40} {n:>6} {sec * 1e3:>10.3f} {nb / 1e6:>10.2f} {gbs:>8.2f}")
+        disk = sum(c.from_disk for c in self.compiles)
+        lines.append(f"compiles: {len(self.compiles)} ({disk} from disk cache), "
+                     f"{sum(c.seconds for c in self.compiles) * 1e3:.1f} ms")
+        hits = sum(a.cache_hit for a in self.allocations)
+        lines.append(f"allocations: {len(self.allocations)} ({hits} cache hits)")
+        lines.append(f"host waits: {len(self.syncs)}, {sum(s.seconds for s in self.syncs) * 1e3:.3f} ms")
+        return "\n".join(lines)
+
+    def to_chrome_trace(self, path: str) -> None:
+        """Write a Chrome/Perfetto trace: one row (tid) per stream, one process per place."""
+        events = []
+        t0 = min((r.queued for r in self.launches), default=0)
+        for r in self.launches:
+            events.append({"name": r.name, "ph": "X", "pid": r.place, "tid": f"stream {r.stream}",
+                           "ts": (r.start - t0) / 1e3, "dur": max(r.end - r.start, 1) / 1e3,
+                           "args": {"bytes": r.nbytes}})
+        with open(path, "w") as f:
+            json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
+
+
+def profile() -> Profiler:
+    """A new profiler; use it as ``with da.profile() as p:``."""
+    return Profiler()
+
+
+def record_launch(name: str, stream: int, place: str, nbytes: int, event: Any) -> None:
+    if _active:
+        rec = LaunchRecord(name, stream, place, nbytes, event)
+        for p in _active:
+            p.launches.append(rec)
+
+
+def record_compile(key: str, seconds: float, from_disk: bool) -> None:
+    if _active:
+        rec = CompileRecord(key, seconds, from_disk)
+        for p in _active:
+            p.compiles.append(rec)
+
+
+def record_allocation(nbytes: int, cache_hit: bool) -> None:
+    if _active:
+        rec = AllocationRecord(nbytes, cache_hit)
+        for p in _active:
+            p.allocations.append(rec)
+
+
+class timed_sync:
+    """Context manager that records a host wait when a profiler is active."""
+
+    __slots__ = ("what", "t0")
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        if _active:
+            rec = SyncRecord(self.what, time.perf_counter() - self.t0)
+            for p in _active:
+                p.syncs.append(rec)

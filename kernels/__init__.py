@@ -1,0 +1,1 @@
+"""OpenCL sources shipped with darray (read through importlib.resources)."""
