@@ -1,0 +1,41 @@
+"""Shared test set-up: hypothesis profiles and the OpenCL place fixture.
+
+``HYPOTHESIS_PROFILE=ci`` (the default) keeps the suite fast; ``dev`` runs more examples.
+With ``DARRAY_REQUIRE_OPENCL=1`` a missing OpenCL device fails the tests instead of skipping.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=30, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("dev", max_examples=200, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def _opencl_place():
+    import darray as da
+
+    if not da.place.is_available():
+        if os.environ.get("DARRAY_REQUIRE_OPENCL") == "1":
+            pytest.fail("DARRAY_REQUIRE_OPENCL=1 but no OpenCL device was found")
+        pytest.skip("no OpenCL device")
+    return da.place.parse("cl")
+
+
+@pytest.fixture(scope="session")
+def cl_place():
+    """The best OpenCL place (skips, or fails under DARRAY_REQUIRE_OPENCL=1, when there is none)."""
+    return _opencl_place()
+
+
+@pytest.fixture(scope="session", params=["cl", "cpu"])
+def any_place(request):
+    """Each place kind in turn: the OpenCL device and the CPU."""
+    import darray as da
+
+    return _opencl_place() if request.param == "cl" else da.CPUPlace()

@@ -1,0 +1,56 @@
+"""Test helpers: run one body with NumPy and with darray, and compare results."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import darray as da
+
+DEVICE_DTYPES = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                       "uint64", "float32", "float64", "complex64", "complex128")]
+
+
+def tolerance(dtype: np.dtype) -> dict[str, float]:
+    """rtol/atol that fit a dtype (exact for integers and bool)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "fc":
+        eps = np.finfo(dtype).eps
+        return {"rtol": float(eps) * 64, "atol": float(eps) * 64}
+    return {"rtol": 0.0, "atol": 0.0}
+
+
+def assert_same(got: Any, want: Any, **tol: float) -> None:
+    """``got`` (darray or scalar) equals ``want`` (NumPy): shape, dtype, values, NaN and -0.0 placement."""
+    got_np = got.get() if isinstance(got, da.DArray) else np.asarray(got)
+    want = np.asarray(want)
+    assert got_np.shape == want.shape, (got_np.shape, want.shape)
+    assert got_np.dtype == want.dtype, (got_np.dtype, want.dtype)
+    if not tol:
+        tol = tolerance(want.dtype)
+    if tol["rtol"] == 0 and tol["atol"] == 0:
+        np.testing.assert_array_equal(got_np, want)
+    else:
+        np.testing.assert_allclose(got_np, want, equal_nan=True, **tol)
+
+
+def check(body: Callable[..., Any], *arrays: np.ndarray, place: Any = None, **tol: float) -> None:
+    """Run ``body(xp, *arrays)`` with ``xp=numpy`` and ``xp=darray`` (arrays moved to ``place``) and compare."""
+    want = body(np, *arrays)
+    got = body(da, *(da.asarray(a, device=place) for a in arrays))
+    if isinstance(want, tuple):
+        for g, w in zip(got, want):
+            assert_same(g, w, **tol)
+    else:
+        assert_same(got, want, **tol)
+
+
+def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 0, max_side: int = 5) -> st.SearchStrategy:
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+
+
+def arrays(dtype: Any, shape: Any, **kw: Any) -> st.SearchStrategy:
+    """NumPy arrays of ``dtype`` with special values (NaN, inf, -0.0, extremes) in the mix."""
+    return hnp.arrays(np.dtype(dtype), shape, **kw)
