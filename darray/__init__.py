@@ -14,6 +14,9 @@ from .dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, flo
 from .errors import DeviceError
 from .ops.creation import (arange, asarray, empty, empty_like, eye, full, full_like, linspace, ones, ones_like,
                            zeros, zeros_like)
+from .ops import _operators  # noqa: F401  (installs the DArray operators)
+from .ops.elementwise import *  # noqa: F403
+from .ops.elementwise import __all__ as _elementwise_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -27,5 +30,5 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
-    "zeros", "zeros_like",
+    "zeros", "zeros_like", *_elementwise_all,
 ]

@@ -10,6 +10,7 @@ from . import dtypes as _dt
 from ._array import DArray
 from .alloc import HostAllocation, allocate
 from .dim import Dim, broadcast_shapes
+from . import lazy
 from .lazy import execute, fuse, graph
 from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 
@@ -97,13 +98,7 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
         src = from_numpy(np.asarray(value), place)
     if broadcast_shapes(src.shape, shape) != shape:
         raise ValueError(f"darray setitem: could not broadcast input array from shape {src.shape} into shape {shape}")
-    term = input_term(src)
-    if src._data() is target._data() and src.size and target.size:
-        lo, hi = src._dim.span()
-        tlo, thi = target._dim.span()
-        if lo < thi and tlo < hi:  # overlapping read and write: read from a copy
-            term = input_term(astype(src, src._dtype, copy=True))
-    return term
+    return input_term(src)
 
 
 def assign(x: DArray, dim: Dim, value: Any) -> None:
@@ -113,9 +108,36 @@ def assign(x: DArray, dim: Dim, value: Any) -> None:
         view[...] = value.get() if isinstance(value, DArray) else value
         return
     target = DArray(x._data(), dim, x._dtype, x._place)
-    term = _value_term(value, x._dtype, dim.shape, x._place, target)
-    if dim.size:
-        run_into(term, target, "setitem")
+    write(target, _value_term(value, x._dtype, dim.shape, x._place, target))
+
+
+def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
+    """True when ``term`` reads ``target``'s memory through another, overlapping view."""
+    alloc, dim = target._alloc, target._dim
+    lo, hi = dim.span()
+    for t in graph.walk([term]):
+        if isinstance(t, graph.Input) and t.alloc is alloc and t.dim != dim:
+            tlo, thi = t.dim.span()
+            if tlo < hi and lo < thi:
+                return True
+    return False
+
+
+def write(target: DArray, value: Any) -> None:
+    """Write a lazy term (OpenCL) or NumPy result (CPU) of ``target``'s shape into ``target``.
+
+    Pending graphs that read ``target`` run first, so they keep seeing the old values.
+    """
+    if isinstance(target._place, CPUPlace):
+        target._host_view()[...] = value
+        return
+    alloc = target._data()
+    lazy.before_write(alloc)
+    if _reads_overlapping(value, target):
+        tmp = empty(target.shape, target._dtype, target._place)
+        value = input_term(run_into(value, tmp))
+    if target.size:
+        run_into(value, target, "setitem")
 
 
 def asarray(obj: Any, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:

@@ -143,9 +143,12 @@ class Pool:
     def free(self, alloc: Allocation) -> None:
         """Return ``alloc``'s block; never blocks (another thread's or a nested call's frees are queued)."""
         block, alloc.block = alloc.block, None
-        pending = dict(alloc.reads)
-        if alloc.write is not None:
-            pending = merge_pending(pending, {alloc.write[0].id: alloc.write})
+        # The scheduler's entries still pending (those known complete are dropped, so a
+        # free block does not keep dead streams and their events alive).
+        pending = {k: e for k, e in alloc.reads.items() if e[1] > e[0].done}
+        w = alloc.write
+        if w is not None and w[1] > w[0].done:
+            pending = merge_pending(pending, {w[0].id: w})
         self.deferred.append((block, pending))
         if self.lock.acquire(blocking=False):
             try:

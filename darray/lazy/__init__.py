@@ -1,7 +1,10 @@
 """Lazy layer: elementwise expressions become graphs (``graph``), fuse into kernel specs
-(``fuse``), render as OpenCL (``render``) and launch through the scheduler (``execute``)."""
+(``fuse``), render as OpenCL (``render``) and launch through the scheduler (``execute``);
+``evaluate`` decides when.
+"""
 from __future__ import annotations
 
 from . import execute, fuse, graph, render, spec
+from .evaluate import before_write, evaluate, lazy_enabled, record
 
-__all__ = ["execute", "fuse", "graph", "render", "spec"]
+__all__ = ["execute", "fuse", "graph", "render", "spec", "evaluate", "record", "before_write", "lazy_enabled"]

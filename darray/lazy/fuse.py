@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..dim import Dim, collapse
-from .graph import Input, Node, Scalar, Term, walk
+from .graph import Input, Scalar, Term, leaf, walk
 from .spec import Instr, KernelSpec, Operand, Ref
 
 INT_LIMIT = 2**31 - 1
@@ -62,7 +62,7 @@ def fuse(roots: Sequence[Term], targets: Sequence[Input]) -> Plan:
             refs[id(t)] = ("sc", len(scalars))
             scalars.append(t)
         else:
-            sig = (t.op, tuple(refs[id(a)] for a in t.args), t.dtype)
+            sig = (t.op, tuple(refs[id(leaf(a))] for a in t.args), t.dtype)
             ref = cse.get(sig)
             if ref is None:
                 ref = cse[sig] = ("t", len(body))
@@ -81,6 +81,6 @@ def fuse(roots: Sequence[Term], targets: Sequence[Input]) -> Plan:
     spec = KernelSpec(
         rank=len(cshape), index="int" if extent <= INT_LIMIT else "long",
         inputs=tuple(operands[nout:]), scalars=tuple(s.dtype for s in scalars), body=tuple(body),
-        outputs=tuple((operands[k], refs[id(r)]) for k, r in enumerate(roots)))
+        outputs=tuple((operands[k], refs[id(leaf(r))]) for k, r in enumerate(roots)))
     return Plan(spec, n, cshape, tuple((a, o, st) for (a, _, _), o, st in zip(views, offsets, cstrides)),
                 tuple(s.value for s in scalars))

@@ -36,31 +36,54 @@ class Scalar:
     shape: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class Node:
-    """``op(args)`` computed in ``dtype`` over the broadcast ``shape`` of the args."""
+    """``op(args)`` computed in ``dtype`` over the broadcast ``shape`` of the args.
+
+    ``reads`` are the allocations the graph below reads (each once); ``size`` counts nodes
+    (a bound, DAG sharing counted twice). ``value`` is set once the node has been
+    materialised, so later graphs read the result instead of recomputing it.
+    """
 
     op: str
     args: tuple["Term", ...]
     dtype: np.dtype
     shape: tuple[int, ...]
     depth: int = 1
+    size: int = 1
+    reads: tuple[Any, ...] = ()
+    value: Input | None = None
 
 
 Term = Union[Input, Scalar, Node]
 
 
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...]) -> Node:
-    """A new node one deeper than its deepest argument."""
-    depth = 1 + max((a.depth for a in args if isinstance(a, Node)), default=0)
-    return Node(op, args, dtype, shape, depth)
+    """A new node over ``args``, with depth, size and the allocations it reads."""
+    depth, size, reads = 0, 1, []
+    for a in args:
+        if isinstance(a, Node) and a.value is None:
+            depth = max(depth, a.depth)
+            size += a.size
+            reads.extend(r for r in a.reads if all(r is not q for q in reads))
+        else:
+            a = a.value if isinstance(a, Node) else a
+            if isinstance(a, Input) and all(a.alloc is not q for q in reads):
+                reads.append(a.alloc)
+    return Node(op, args, dtype, shape, depth + 1, size, tuple(reads))
+
+
+def leaf(t: Term) -> Term:
+    """A materialised node's value, else ``t``."""
+    return t.value if isinstance(t, Node) and t.value is not None else t
 
 
 def walk(roots: list[Term]) -> list[Term]:
-    """Every term reachable from ``roots``, each once, arguments before their users."""
+    """Every term reachable from ``roots`` (materialised nodes as their value), each once,
+    arguments before their users."""
     seen: set[int] = set()
     order: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(r, False) for r in reversed(roots)]
+    stack: list[tuple[Term, bool]] = [(leaf(r), False) for r in reversed(roots)]
     while stack:
         t, expanded = stack.pop()
         if id(t) in seen:
@@ -70,5 +93,5 @@ def walk(roots: list[Term]) -> list[Term]:
             order.append(t)
             continue
         stack.append((t, True))
-        stack.extend((a, False) for a in reversed(t.args) if id(a) not in seen)
+        stack.extend((leaf(a), False) for a in reversed(t.args) if id(leaf(a)) not in seen)
     return order

@@ -51,9 +51,16 @@ def _ref(ref: Ref) -> str:
     return {"in": "v", "sc": "s", "t": "t"}[kind] + str(k)
 
 
+def _dtypes(spec: KernelSpec) -> list[np.dtype]:
+    return [o.dtype for o in spec.operands] + list(spec.scalars) + [i.dtype for i in spec.body]
+
+
 def _uses_double(spec: KernelSpec) -> bool:
-    dts = [o.dtype for o in spec.operands] + list(spec.scalars) + [i.dtype for i in spec.body]
-    return any(d in (np.dtype("float64"), np.dtype("complex128")) for d in dts)
+    return any(d in (np.dtype("float64"), np.dtype("complex128")) for d in _dtypes(spec))
+
+
+def _uses_complex(spec: KernelSpec) -> bool:
+    return any(d.kind == "c" for d in _dtypes(spec))
 
 
 _INDEX_DTYPE = {"int": np.dtype(np.int32), "long": np.dtype(np.int64)}
@@ -81,8 +88,10 @@ def render(spec: KernelSpec, expr: ExprFn) -> str:
     """OpenCL source for ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C expression."""
     lines = []
     if _uses_double(spec):
-        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define DARRAY_FP64 1")
     lines.append(header("elementwise.h"))
+    if _uses_complex(spec):
+        lines.append(header("complex.h"))
     sig = ",\n    ".join(f"{t} {n}" for t, n, _ in params(spec))
     lines.append(f"__kernel void {KERNEL_NAME}(\n    {sig})\n{{")
     idx = spec.index

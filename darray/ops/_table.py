@@ -1,11 +1,177 @@
-"""The elementwise op table: one row per op (filled in by the numeric core)."""
+"""The elementwise op table: one row per op, feeding the dispatcher, the kernel renderer,
+the public functions, their docstrings, ``__all__`` and the tests.
+
+A row names the NumPy reference (whose ufunc loop resolution gives darray's dtypes, so
+promotion matches NumPy 2 exactly), and the OpenCL C expression per kind of the loop's
+input dtypes: ``b`` bool, ``i`` signed, ``u`` unsigned, ``f`` float, ``c`` complex, ``iu``
+and ``ui`` for mixed signed/unsigned pairs, ``*`` any. Placeholders: ``{0}``.. the
+arguments, ``{T}`` the C type of the first argument, ``{U}`` its unsigned twin, ``{R}`` the
+component type of a complex.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
 
+from ..dtypes import ctype
 from ..lazy.spec import Instr
+
+WRAP = "({T})(({U}){0} %s ({U}){1})"   # integer arithmetic with wrap-around (no C signed overflow)
+NANMAX = "(({0} > {1} || isnan({0})) ? {0} : {1})"
+NANMIN = "(({0} < {1} || isnan({0})) ? {0} : {1})"
+
+
+@dataclass(frozen=True)
+class Op:
+    """One elementwise op: ``name(args)`` computed by ``c[kind]`` and checked against ``ref``.
+
+    ``types``: ``"ufunc"`` resolves dtypes with ``ref.resolve_dtypes``; ``"same"`` keeps the
+    input dtype; ``"promote"`` uses darray's result_type of all args; ``"real"`` gives the
+    real component dtype; ``"like:<ufunc>"`` resolves like another NumPy ufunc.
+    """
+
+    name: str
+    arity: int
+    ref: Callable[..., Any]
+    c: dict[str, str]
+    types: str = "ufunc"
+    doc: str = ""
+    kinds: str = "biufc"
+    aliases: tuple[str, ...] = field(default=())
+
+
+def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str, ...] = ()) -> Op:
+    return Op(name, 1, ref, {"f": f"{name}({{0}})", "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases)
+
+
+def _compare(name: str, ref: Callable[..., Any], sym: str, doc: str) -> Op:
+    c = {"*": f"({{0}} {sym} {{1}})", "c": f"c{name}_{{R}}({{0}}, {{1}})",
+         "iu": f"(({{0}} < 0) ? (0 {sym} 1) : ((ulong){{0}} {sym} {{1}}))",
+         "ui": f"(({{1}} < 0) ? (1 {sym} 0) : ({{0}} {sym} (ulong){{1}}))"}
+    return Op(name, 2, ref, c, doc=doc)
+
+
+OPS: tuple[Op, ...] = (
+    # arithmetic
+    Op("add", 2, np.add, {"b": "({0} | {1})", "i": WRAP % "+", "u": WRAP % "+", "*": "({0} + {1})"}, doc="x1 + x2"),
+    Op("subtract", 2, np.subtract, {"i": WRAP % "-", "u": WRAP % "-", "*": "({0} - {1})"}, doc="x1 - x2"),
+    Op("multiply", 2, np.multiply, {"b": "({0} & {1})", "i": WRAP % "*", "u": WRAP % "*",
+                                    "c": "cmul_{R}({0}, {1})", "*": "({0} * {1})"}, doc="x1 * x2"),
+    Op("divide", 2, np.true_divide, {"c": "cdiv_{R}({0}, {1})", "*": "({0} / {1})"}, doc="x1 / x2 (true division)",
+       aliases=("true_divide",)),
+    Op("floor_divide", 2, np.floor_divide, {"*": "floordiv_{T}({0}, {1})"},
+       doc="x1 // x2; integer division by zero gives 0 (NumPy warns)"),
+    Op("remainder", 2, np.remainder, {"*": "pymod_{T}({0}, {1})"}, doc="x1 % x2 with the sign of x2", aliases=("mod",)),
+    Op("pow", 2, np.power, {"i": "ipow_{T}({0}, {1})", "u": "ipow_{T}({0}, {1})", "b": "({0} | !{1})",
+                            "c": "cpow_{R}({0}, {1})", "f": "pow({0}, {1})"},
+       doc="x1 ** x2. Differs from NumPy: a negative integer exponent inside an array gives 0 (or +-1 for "
+           "bases +-1) instead of raising", aliases=("power",)),
+    Op("negative", 1, np.negative, {"i": "({T})(-({U}){0})", "u": "({T})(-({U}){0})", "*": "(-{0})"}, doc="-x"),
+    Op("positive", 1, np.positive, {"*": "{0}"}, doc="+x"),
+    Op("abs", 1, np.absolute, {"i": "(({0} < 0) ? ({T})(-({U}){0}) : {0})", "u": "{0}", "b": "{0}",
+                               "f": "fabs({0})", "c": "cabs_{R}({0})"}, doc="|x|", aliases=("absolute",)),
+    Op("square", 1, np.square, {"b": "({0} & {0})", "i": "({T})(({U}){0} * ({U}){0})", "u": "({T})({0} * {0})",
+                                "c": "cmul_{R}({0}, {0})", "*": "({0} * {0})"}, doc="x * x"),
+    Op("reciprocal", 1, np.reciprocal, {"i": "recip_{T}({0})", "u": "recip_{T}({0})", "c": "cdiv_{R}(({T})(1, 0), {0})",
+                                        "*": "(({T})1 / {0})"}, doc="1 / x (integer division for integers)"),
+    Op("sign", 1, np.sign, {"i": "({T})(({0} > 0) - ({0} < 0))", "u": "({T})({0} > 0)", "c": "csign_{R}({0})",
+                            "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, doc="sign; z/|z| for complex"),
+    Op("maximum", 2, np.maximum, {"f": NANMAX, "c": "cmaximum_{R}({0}, {1})", "*": "(({0} > {1}) ? {0} : {1})"},
+       doc="elementwise maximum, NaN propagates"),
+    Op("minimum", 2, np.minimum, {"f": NANMIN, "c": "cminimum_{R}({0}, {1})", "*": "(({0} < {1}) ? {0} : {1})"},
+       doc="elementwise minimum, NaN propagates"),
+    # exponents, logarithms, roots, trigonometry
+    *(_unary_math(n, r, d, a) for n, r, d, a in (
+        ("exp", np.exp, "e**x", ()), ("expm1", np.expm1, "e**x - 1", ()), ("log", np.log, "natural logarithm", ()),
+        ("log1p", np.log1p, "log(1 + x)", ()), ("log2", np.log2, "base-2 logarithm", ()),
+        ("log10", np.log10, "base-10 logarithm", ()), ("sqrt", np.sqrt, "square root", ()),
+        ("sin", np.sin, "sine", ()), ("cos", np.cos, "cosine", ()), ("tan", np.tan, "tangent", ()),
+        ("asin", np.arcsin, "inverse sine", ("arcsin",)), ("acos", np.arccos, "inverse cosine", ("arccos",)),
+        ("atan", np.arctan, "inverse tangent", ("arctan",)), ("sinh", np.sinh, "hyperbolic sine", ()),
+        ("cosh", np.cosh, "hyperbolic cosine", ()), ("tanh", np.tanh, "hyperbolic tangent", ()),
+        ("asinh", np.arcsinh, "inverse hyperbolic sine", ("arcsinh",)),
+        ("acosh", np.arccosh, "inverse hyperbolic cosine", ("arccosh",)),
+        ("atanh", np.arctanh, "inverse hyperbolic tangent", ("arctanh",)))),
+    Op("atan2", 2, np.arctan2, {"f": "atan2({0}, {1})"}, doc="angle of (x2, x1)", aliases=("arctan2",)),
+    Op("hypot", 2, np.hypot, {"f": "hypot({0}, {1})"}, doc="sqrt(x1**2 + x2**2) without overflow"),
+    Op("copysign", 2, np.copysign, {"f": "copysign({0}, {1})"}, doc="|x1| with the sign of x2"),
+    Op("nextafter", 2, np.nextafter, {"f": "nextafter({0}, {1})"}, doc="next float after x1 towards x2"),
+    Op("logaddexp", 2, np.logaddexp, {"f": "logaddexp_{T}({0}, {1})"}, doc="log(exp(x1) + exp(x2))"),
+    # rounding
+    Op("ceil", 1, np.ceil, {"f": "ceil({0})", "*": "{0}"}, doc="ceiling"),
+    Op("floor", 1, np.floor, {"f": "floor({0})", "*": "{0}"}, doc="floor"),
+    Op("trunc", 1, np.trunc, {"f": "trunc({0})", "*": "{0}"}, doc="round towards zero"),
+    Op("round", 1, np.round, {"f": "rint({0})", "c": "({T})(rint({0}.x), rint({0}.y))", "*": "{0}"}, types="same",
+       doc="round half to even (decimals=0)"),
+    # predicates
+    Op("isfinite", 1, np.isfinite, {"f": "isfinite({0})", "c": "(isfinite({0}.x) && isfinite({0}.y))", "*": "1"},
+       doc="not inf and not NaN"),
+    Op("isinf", 1, np.isinf, {"f": "isinf({0})", "c": "(isinf({0}.x) || isinf({0}.y))", "*": "0"}, doc="+-inf"),
+    Op("isnan", 1, np.isnan, {"f": "isnan({0})", "c": "(isnan({0}.x) || isnan({0}.y))", "*": "0"}, doc="NaN"),
+    Op("signbit", 1, np.signbit, {"f": "signbit({0})", "i": "({0} < 0)", "*": "0"}, doc="sign bit set"),
+    # complex parts
+    Op("conj", 1, np.conjugate, {"c": "({T})({0}.x, -{0}.y)", "*": "{0}"}, doc="complex conjugate",
+       aliases=("conjugate",)),
+    Op("real", 1, np.real, {"c": "{0}.x", "*": "{0}"}, types="real", doc="real part"),
+    Op("imag", 1, np.imag, {"c": "{0}.y", "*": "({T})0"}, types="real", doc="imaginary part"),
+    # comparisons
+    Op("equal", 2, np.equal, {"*": "({0} == {1})", "c": "({0}.x == {1}.x && {0}.y == {1}.y)",
+                              "iu": "({0} >= 0 && (ulong){0} == {1})", "ui": "({1} >= 0 && {0} == (ulong){1})"},
+       doc="x1 == x2"),
+    Op("not_equal", 2, np.not_equal, {"*": "({0} != {1})", "c": "({0}.x != {1}.x || {0}.y != {1}.y)",
+                                      "iu": "({0} < 0 || (ulong){0} != {1})", "ui": "({1} < 0 || {0} != (ulong){1})"},
+       doc="x1 != x2"),
+    _compare("less", np.less, "<", "x1 < x2 (lexicographic for complex, as NumPy)"),
+    _compare("less_equal", np.less_equal, "<=", "x1 <= x2"),
+    _compare("greater", np.greater, ">", "x1 > x2"),
+    _compare("greater_equal", np.greater_equal, ">=", "x1 >= x2"),
+    # logic and bits
+    Op("logical_and", 2, np.logical_and, {"*": "({0} && {1})"}, doc="x1 and x2"),
+    Op("logical_or", 2, np.logical_or, {"*": "({0} || {1})"}, doc="x1 or x2"),
+    Op("logical_xor", 2, np.logical_xor, {"*": "(!{0} != !{1})"}, doc="x1 xor x2"),
+    Op("logical_not", 1, np.logical_not, {"*": "(!{0})"}, doc="not x"),
+    Op("bitwise_and", 2, np.bitwise_and, {"*": "({0} & {1})"}, doc="x1 & x2"),
+    Op("bitwise_or", 2, np.bitwise_or, {"*": "({0} | {1})"}, doc="x1 | x2"),
+    Op("bitwise_xor", 2, np.bitwise_xor, {"*": "({0} ^ {1})"}, doc="x1 ^ x2"),
+    Op("bitwise_invert", 1, np.invert, {"b": "(!{0})", "*": "(~{0})"}, doc="~x", aliases=("invert", "bitwise_not")),
+    Op("bitwise_left_shift", 2, np.left_shift, {"*": "shl_{T}({0}, {1})"}, doc="x1 << x2 (0 past the bit width)",
+       aliases=("left_shift",)),
+    Op("bitwise_right_shift", 2, np.right_shift, {"*": "shr_{T}({0}, {1})"},
+       doc="x1 >> x2 (sign fill past the bit width)", aliases=("right_shift",)),
+    # selection and neural-network helpers
+    Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2"),
+    Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "*": "min(max({0}, {1}), {2})"}, types="promote",
+       doc="x limited to [min, max] (min wins when min > max, NaN propagates)"),
+    Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)), {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"},
+       types="same", kinds="iuf", doc="max(x, 0)"),
+    Op("sigmoid", 1, lambda x: 1 / (1 + np.exp(-x)), {"f": "(({T})1 / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
+       doc="1 / (1 + exp(-x))"),
+    Op("silu", 1, lambda x: x / (1 + np.exp(-x)), {"f": "({0} / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
+       doc="x * sigmoid(x)"),
+)
+
+TABLE: dict[str, Op] = {op.name: op for op in OPS}
+ALIASES: dict[str, str] = {a: op.name for op in OPS for a in op.aliases}
+
+_UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
+
+
+def template(op: Op, kinds: str) -> str:
+    """The C template of ``op`` for the loop input kinds (e.g. ``"f"`` or ``"iu"``)."""
+    for key in (kinds, kinds[:1], "*"):
+        if key in op.c:
+            return op.c[key]
+    raise TypeError(f"darray {op.name}: not supported for {kinds} inputs")
 
 
 def expr(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) -> str:
-    """The C expression of one SSA instruction."""
-    raise NotImplementedError(f"darray: no OpenCL expression for op {instr.op!r}")
+    """The C expression of one SSA instruction (used by ``lazy.render``)."""
+    op = TABLE[instr.op]
+    kinds = "".join(d.kind for d in arg_dtypes) if len({d.kind for d in arg_dtypes}) > 1 else arg_dtypes[0].kind
+    if instr.op == "where":
+        kinds = arg_dtypes[1].kind
+    t = ctype(arg_dtypes[1] if instr.op == "where" else arg_dtypes[0])
+    fields = {"T": t, "U": _UNSIGNED.get(t, t), "R": t[:-1] if arg_dtypes[0].kind == "c" else t}
+    return template(op, kinds).format(*args, **fields)

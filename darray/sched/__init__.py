@@ -1,14 +1,16 @@
 """Stream scheduler: every device command goes through :func:`launch` with what it reads and writes.
 
 See ``_streams`` for the ordering rules. ``with da.stream(s):`` picks a stream,
-``da.synchronize()`` waits for all, ``with da.profile() as p:`` records what happened.
+``da.synchronize()`` waits for all, ``run(batch, streams)`` sends independent launches out
+level by level, ``with da.profile() as p:`` records what happened.
 """
 from __future__ import annotations
 
 from ._profile import Profiler, profile
-from ._run import Launch, levels, run
-from ._streams import (Stream, all_streams, current_stream, launch, stream, synchronize, transfer_stream,
-                       wait, wait_idle, wait_written)
+from ._run import Launch, dependencies, levels, run
+from ._streams import (Entry, Stream, all_streams, current_stream, default_stream, is_done, launch, live, stream,
+                       synchronize, transfer_stream, wait, wait_idle, wait_written)
 
-__all__ = ["Stream", "stream", "current_stream", "transfer_stream", "launch", "synchronize", "wait", "wait_written",
-           "wait_idle", "Launch", "levels", "run", "Profiler", "profile", "all_streams"]
+__all__ = ["Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
+           "synchronize", "wait", "wait_written", "wait_idle", "is_done", "live", "Launch", "dependencies",
+           "levels", "run", "Profiler", "profile", "all_streams"]

@@ -17,7 +17,11 @@ _lock = threading.Lock()
 
 @dataclass
 class LaunchRecord:
-    """One enqueued command: kernel, copy, fill or transfer."""
+    """One enqueued command (kernel, copy, fill or transfer): name, stream id, place, bytes moved.
+
+    ``queued``/``start``/``end`` are OpenCL profiling timestamps in ns; reading one waits
+    for the command to complete.
+    """
 
     name: str
     stream: int
@@ -31,6 +35,7 @@ class LaunchRecord:
             self.event.wait()
             prof = self.event.profile
             self._times = (prof.queued, prof.start, prof.end)
+            self.event = None  # the times are all we need: let OpenCL release the event
         return self._times
 
     @property
@@ -110,15 +115,72 @@ class Profiler:
         return "\n".join(lines)
 
     def to_chrome_trace(self, path: str) -> None:
-        """Write a Chrome/Perfetto trace: one row (tid) per stream, one process per place."""
-        events = []
+        """Write a Chrome/Perfetto trace (JSON ``traceEvents``): one process per place, one row (tid) per stream.
+
+        Times are the OpenCL profiling timestamps in microseconds from the first launch queued.
+        """
+        events: list[dict[str, Any]] = []
         t0 = min((r.queued for r in self.launches), default=0)
+        pids: dict[str, int] = {}
+        tids: set[tuple[int, int]] = set()
         for r in self.launches:
-            events.append({"name": r.name, "ph": "X", "pid": r.place, "tid": f"stream {r.stream}",
-                           "ts": (r.start - t0) / 1e3, "dur": max(r.end - r.start, 1) / 1e3,
-                           "args": {"bytes": r.nbytes}})
+            pid = pids.setdefault(r.place, len(pids) + 1)
+            if (pid, r.stream) not in tids:
+                tids.add((pid, r.stream))
+                events.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": r.stream,
+                               "args": {"name": f"stream {r.stream}"}})
+            q, s, e = r._read()
+            events.append({"name": r.name, "cat": "launch", "ph": "X", "pid": pid, "tid": r.stream,
+                           "ts": (s - t0) / 1e3, "dur": max(e - s, 0) / 1e3,
+                           "args": {"bytes": r.nbytes, "queued_us": (q - t0) / 1e3}})
+        for place, pid in pids.items():
+            events.append({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": place}})
         with open(path, "w") as f:
             json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
+
+    def busy(self) -> dict[int, float]:
+        """Seconds each stream spent executing (the union of its launches' start..end)."""
+        out: dict[int, float] = {}
+        for sid, spans in self._spans().items():
+            out[sid] = _union(spans) * 1e-9
+        return out
+
+    def overlap(self) -> float:
+        """Seconds during which launches of two or more different streams executed at once."""
+        edges: list[tuple[int, int, int]] = []
+        for sid, spans in self._spans().items():
+            for s, e in _merge(spans):
+                edges.append((s, 1, sid))
+                edges.append((e, -1, sid))
+        edges.sort(key=lambda t: (t[0], t[1]))
+        active, last, total = 0, 0, 0
+        for t, d, _ in edges:
+            if active >= 2:
+                total += t - last
+            active += d
+            last = t
+        return total * 1e-9
+
+    def _spans(self) -> dict[int, list[tuple[int, int]]]:
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for r in self.launches:
+            _, s, e = r._read()
+            spans.setdefault(r.stream, []).append((s, e))
+        return spans
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def _union(spans: list[tuple[int, int]]) -> int:
+    return sum(e - s for s, e in _merge(spans))
 
 
 def profile() -> Profiler:

@@ -1,13 +1,35 @@
 """Streams (in-order OpenCL queues) and the one launch path that orders work by events.
 
-Every Allocation carries ``write`` (the last write) and ``reads`` (the reads since, one per
-stream), each an entry ``(stream, seq, event)``. A launch waits on the last write of what
-it reads and on the last write and reads of what it writes, skipping entries of its own
-stream (in-order) and entries known complete. Reads keep one entry per stream, so the
-bookkeeping stays bounded whatever the number of launches.
+Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
+
+- Every Allocation carries ``write`` (its last write) and ``reads`` (the reads since that
+  write, one per stream, keyed by stream id), each an entry ``(stream, seq, event)``:
+  the ``seq``-th command enqueued on ``stream``.
+- A launch waits on the last write of everything it reads (read after write) and on the
+  last write and every read since of everything it writes (write after write, write after
+  read). Entries of the launch's own stream are skipped (the queue is in order), and so are
+  entries known complete (``seq <= stream.done``). Of the rest only the latest per other
+  stream is waited on: a later command of an in-order queue implies the earlier ones. So
+  a wait list is at most one event per stream, whatever the history.
+- A stream whose event is waited on is flushed first (``seq > stream.flushed``), so no
+  queue waits on a command that was never submitted to the device.
+- ``stream.done`` advances when the host learns that a command finished: ``wait`` on an
+  entry, ``Stream.synchronize``. A finished command also proves that what it waited on
+  on other streams finished (kept in ``stream.after``, a short bounded log), so a host read
+  on the transfer stream marks the compute stream's work done too.
+- ``reads`` keeps one entry per stream and a write replaces it, so the bookkeeping of an
+  Allocation is bounded by the number of streams; streams are registered weakly, and
+  entries known complete are pruned when a reads dict grows.
+
+Streams are per place and per Python thread: ``current_stream(place)`` is the innermost
+``with s:`` of this thread, else this thread's default stream; ``transfer_stream(place)``
+is this thread's stream for host copies, so a host read waits only on what it reads.
+The allocator keeps the entries of a freed block (see ``darray.alloc``); its next owner
+starts from them, so the new owner's first writer waits for the old owner's last kernels.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import threading
 import weakref
@@ -17,140 +39,263 @@ import pyopencl as cl
 
 from ..errors import cl_errors
 from ..place import CLPlace, PlaceLike, parse, runtime
-from ._profile import record_launch, timed_sync
+from ._profile import _active, record_launch, timed_sync
 
 if TYPE_CHECKING:
     from ..alloc import Allocation
 
 Enqueue = Callable[[cl.CommandQueue, "list[cl.Event] | None"], cl.Event]
+Entry = tuple  # (stream, seq, event)
 
 _ids = itertools.count()
 _streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
+_streams_lock = threading.Lock()
 _local = threading.local()
+
+AFTER_LOG = 64   # cross-stream dependencies remembered per stream (older ones are forgotten: conservative)
+PRUNE_AT = 8     # a reads dict this long drops its entries known complete
 
 
 class Stream:
-    """An in-order command queue on one OpenCL place; ``with s:`` makes it current in this thread."""
+    """An in-order command queue on one OpenCL place; ``with s:`` makes it current in this thread.
 
-    __slots__ = ("place", "rt", "queue", "id", "seq", "done", "flushed", "__weakref__")
+    ``seq`` counts commands enqueued, ``done`` those known complete, ``flushed`` those
+    submitted to the device. See the module docstring for the ordering rules.
+    """
+
+    __slots__ = ("place", "index", "rt", "lock", "queue", "id", "seq", "done", "flushed", "after", "__weakref__")
 
     def __init__(self, place: PlaceLike = None) -> None:
         p = parse(place)
         if not isinstance(p, CLPlace):
             raise ValueError(f"darray stream: streams exist on OpenCL places only, not {p}")
         self.place = p
+        self.index = p.index
         self.rt = runtime(p)
+        self.lock = self.rt.lock  # one lock per place: kernel objects are shared (set_args + enqueue)
         self.queue = self.rt.new_queue()
         self.id = next(_ids)
         self.seq = 0      # number of commands enqueued
         self.done = 0     # commands known complete
         self.flushed = 0  # commands flushed to the device
-        _streams.add(self)
+        # (seq, ((other stream, other seq), ...)): what command ``seq`` waited for on other streams
+        self.after: collections.deque = collections.deque()
+        with _streams_lock:
+            _streams.add(self)
 
     def synchronize(self) -> None:
         """Wait until everything enqueued on this stream has completed."""
-        with timed_sync(f"stream {self.id}"):
-            seq = self.seq
-            with cl_errors("synchronize"):
-                self.queue.finish()
-            self.done = self.flushed = max(self.done, seq)
+        seq = self.seq
+        if seq <= self.done:
+            return
+        with timed_sync(f"stream {self.id}"), cl_errors("synchronize"):
+            self.queue.finish()
+        _completed(self, seq)
 
     def __enter__(self) -> "Stream":
-        stack = _stack(self.place)
-        stack.append(self)
+        _push(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _stack(self.place).pop()
+        _pop(self)
 
     def __repr__(self) -> str:
-        return f"Stream({self.place}, id={self.id})"
+        return f"Stream({self.place}, id={self.id}, seq={self.seq}, done={self.done})"
 
 
-def _stack(place: CLPlace) -> list[Stream]:
-    stacks = getattr(_local, "stacks", None)
-    if stacks is None:
-        stacks = _local.stacks = {}
-    return stacks.setdefault(place, [])
+def _completed(s: Stream, seq: int) -> None:
+    """Note that command ``seq`` of ``s`` (and so all before it) completed, and what it waited for."""
+    # Plain read-compare-write: a race can only lower ``done``/``flushed``, which is conservative.
+    if seq > s.done:
+        s.done = seq
+    if seq > s.flushed:
+        s.flushed = seq
+    after = s.after
+    if after and after[0][0] <= seq:
+        with s.lock:
+            while after and after[0][0] <= seq:
+                for other, oseq in after.popleft()[1]:
+                    if oseq > other.done:
+                        other.done = oseq
+                    if oseq > other.flushed:
+                        other.flushed = oseq
+
+
+# -- current stream per thread ----------------------------------------------------------
+def _state() -> tuple[dict, dict]:
+    """This thread's (current stream by place index, ``with`` stack by place index)."""
+    try:
+        return _local.current, _local.stacks
+    except AttributeError:
+        _local.current, _local.stacks, _local.defaults, _local.transfer = {}, {}, {}, {}
+        return _local.current, _local.stacks
+
+
+def _push(s: Stream) -> None:
+    current, stacks = _state()
+    stacks.setdefault(s.index, []).append(s)
+    current[s.index] = s
+
+
+def _pop(s: Stream) -> None:
+    current, stacks = _state()
+    stack = stacks.get(s.index)
+    if not stack or stack[-1] is not s:
+        raise RuntimeError(f"darray stream: leaving {s} but it is not the innermost stream of this thread")
+    stack.pop()
+    if stack:
+        current[s.index] = stack[-1]
+    else:
+        current.pop(s.index, None)
+
+
+def default_stream(place: CLPlace) -> Stream:
+    """This thread's default stream on ``place`` (created on first use)."""
+    _state()
+    s = _local.defaults.get(place.index)
+    if s is None:
+        s = _local.defaults[place.index] = Stream(place)
+    return s
 
 
 def current_stream(place: CLPlace) -> Stream:
     """The stream work on ``place`` goes to in this thread (each thread has its own default)."""
-    stack = _stack(place)
-    if stack:
-        return stack[-1]
-    defaults = getattr(_local, "defaults", None)
-    if defaults is None:
-        defaults = _local.defaults = {}
-    s = defaults.get(place)
-    if s is None:
-        s = defaults[place] = Stream(place)
-    return s
+    try:
+        s = _local.current.get(place.index)
+    except AttributeError:
+        s = _state()[0].get(place.index)
+    return s if s is not None else default_stream(place)
 
 
 def transfer_stream(place: CLPlace) -> Stream:
     """This thread's stream for host transfers, so host reads wait only on what they read."""
-    ts = getattr(_local, "transfer", None)
-    if ts is None:
-        ts = _local.transfer = {}
-    s = ts.get(place)
+    _state()
+    s = _local.transfer.get(place.index)
     if s is None:
-        s = ts[place] = Stream(place)
+        s = _local.transfer[place.index] = Stream(place)
     return s
 
 
 def stream(s: Stream | None = None, *, place: PlaceLike = None) -> Stream:
-    """``da.stream()`` makes a new stream on ``place``; ``da.stream(s)`` returns ``s`` (use ``with``)."""
+    """``da.stream()`` makes a new stream on ``place``; ``da.stream(s)`` returns ``s``.
+
+    Use it with ``with``: ``with da.stream(s):`` (or ``with s:``) sends this thread's work
+    on that place to ``s`` until the block ends.
+    """
+    if s is not None and not isinstance(s, Stream):
+        raise TypeError(f"darray stream: expected a Stream or None, got {type(s).__name__}")
     return s if s is not None else Stream(place)
 
 
+# -- the launch path ------------------------------------------------------------------------
+def _need(need: dict | None, e: Entry) -> dict:
+    """Add entry ``e`` (of another stream, not known complete) to the per-stream latest map."""
+    if need is None:
+        return {e[0]: e}
+    have = need.get(e[0])
+    if have is None or have[1] < e[1]:
+        need[e[0]] = e
+    return need
+
+
 def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allocation"] = (),
-           writes: Sequence["Allocation"] = (), stream: Stream | None = None, nbytes: int = 0) -> tuple:
+           writes: Sequence["Allocation"] = (), stream: Stream | None = None, nbytes: int = 0) -> Entry:
     """Enqueue one command on ``stream`` ordered after what it depends on; the only way work is queued.
 
-    ``enqueue(queue, wait_for)`` issues the command and returns its event. Returns the
-    entry ``(stream, seq, event)`` that :func:`wait` takes. Zero-size allocations are ignored.
+    ``enqueue(queue, wait_for)`` issues the command (kernel, copy, fill, transfer, library
+    call) on ``queue`` after the events ``wait_for`` (None when there are none) and returns
+    its event. It runs under the place's lock and must not call ``launch`` itself.
+    ``reads``/``writes`` are the Allocations the command reads and writes (zero-size ones
+    are ignored); ``stream`` defaults to this thread's current stream of ``place``.
+    Returns the entry ``(stream, seq, event)`` that :func:`wait` takes.
     """
-    s = stream or current_stream(place)
-    wait: list[cl.Event] = []
-    flush: set[Stream] = set()
-    sid = s.id
-
-    def need(entry: tuple) -> None:
-        other, seq, ev = entry
-        if other is not s and seq > other.done:
-            wait.append(ev)
-            if seq > other.flushed:
-                flush.add(other)
-
-    with s.rt.lock:
+    if stream is None:
+        s = current_stream(place)
+    else:
+        s = stream
+        if s.index != place.index:
+            raise ValueError(f"darray launch {name}: stream {s} is on {s.place}, the command on {place}")
+    need: dict | None = None
+    with s.lock:
         for a in reads:
-            if a.write is not None:
-                need(a.write)
+            e = a.write
+            if e is not None and e[0] is not s and e[1] > e[0].done:
+                need = _need(need, e)
         for a in writes:
-            if a.write is not None:
-                need(a.write)
-            for entry in a.reads.values():
-                need(entry)
-        for other in flush:
-            other.queue.flush()
-            other.flushed = other.seq
-        with cl_errors(name):
-            ev = enqueue(s.queue, wait or None)
-        s.seq += 1
-        entry = (s, s.seq, ev)
+            e = a.write
+            if e is not None and e[0] is not s and e[1] > e[0].done:
+                need = _need(need, e)
+            if a.reads:
+                for e in a.reads.values():
+                    if e[0] is not s and e[1] > e[0].done:
+                        need = _need(need, e)
+        if need is None:
+            wait_for = None
+        else:
+            wait_for = []
+            deps = []
+            for other, e in need.items():
+                if e[1] > other.flushed:  # never wait on a command still sitting in a host-side queue
+                    other.queue.flush()
+                    other.flushed = other.seq
+                wait_for.append(e[2])
+                deps.append((other, e[1]))
+        try:
+            ev = enqueue(s.queue, wait_for)
+        except cl.Error as err:
+            if isinstance(err, cl.MemoryError):
+                raise
+            with cl_errors(name):
+                raise
+        seq = s.seq = s.seq + 1
+        entry = (s, seq, ev)
+        if need is not None:
+            after = s.after
+            after.append((seq, tuple(deps)))
+            if len(after) > AFTER_LOG:
+                after.popleft()
+        sid = s.id
         for a in reads:
             if a.buffer is not None:
-                a.reads[sid] = entry
+                r = a.reads
+                r[sid] = entry
+                if len(r) >= PRUNE_AT:
+                    _prune(r)
         for a in writes:
             if a.buffer is not None:
                 a.write = entry
-                a.reads = {}
-    record_launch(name, sid, str(place), nbytes, ev)
+                if a.reads:
+                    a.reads = {}
+    if _active:
+        record_launch(name, sid, str(place), nbytes, ev)
     return entry
 
 
-def wait(entry: tuple | None, what: str = "host wait") -> None:
+def _prune(reads: dict) -> None:
+    """Drop the entries known complete from a reads dict (in place)."""
+    for k in [k for k, e in reads.items() if e[1] <= e[0].done]:
+        del reads[k]
+
+
+def live(pending: dict) -> dict:
+    """A copy of ``pending`` (stream id -> entry) without the entries known complete."""
+    return {k: e for k, e in pending.items() if e[1] > e[0].done}
+
+
+def is_done(entry: Entry | None) -> bool:
+    """True when the command of ``entry`` is known complete (asks OpenCL without blocking)."""
+    if entry is None:
+        return True
+    s, seq, ev = entry
+    if seq <= s.done:
+        return True
+    if ev.command_execution_status == cl.command_execution_status.COMPLETE:
+        _completed(s, seq)
+        return True
+    return False
+
+
+def wait(entry: Entry | None, what: str = "host wait") -> None:
     """Block until one recorded command has completed (and note all before it on its stream)."""
     if entry is None:
         return
@@ -159,8 +304,7 @@ def wait(entry: tuple | None, what: str = "host wait") -> None:
         return
     with timed_sync(what), cl_errors(what):
         ev.wait()
-    s.done = max(s.done, seq)
-    s.flushed = max(s.flushed, seq)
+    _completed(s, seq)
 
 
 def wait_written(alloc: "Allocation") -> None:
@@ -176,12 +320,14 @@ def wait_idle(alloc: "Allocation") -> None:
 
 
 def synchronize(place: PlaceLike = None) -> None:
-    """Wait for all work on every stream of ``place`` (default: every place)."""
+    """Wait for all work on every stream of ``place`` (default: every place), from every thread."""
     target = None if place is None else parse(place)
-    for s in list(_streams):
+    for s in all_streams():
         if target is None or s.place == target:
             s.synchronize()
 
 
 def all_streams() -> list[Stream]:
-    return list(_streams)
+    """The streams alive now (a stream lives while a thread, a ``with`` or a pending entry holds it)."""
+    with _streams_lock:
+        return list(_streams)

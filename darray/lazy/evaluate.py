@@ -1,0 +1,75 @@
+"""When pending graphs run: host reads, non-elementwise consumers, ``da.eval``, writes into
+what a graph reads, and budgets (depth, size, inputs). ``DARRAY_LAZY=0`` runs every op now.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from ..alloc import allocate
+from ..dim import Dim
+from . import execute, fuse
+from .graph import Input, Node, Term, node
+
+if TYPE_CHECKING:
+    from .._array import DArray
+
+MAX_DEPTH = 48
+MAX_SIZE = 192
+MAX_READS = 24
+
+_readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> pending arrays reading it
+_lock = threading.RLock()
+
+
+def lazy_enabled() -> bool:
+    return os.environ.get("DARRAY_LAZY", "1") != "0"
+
+
+def record(op: str, args: tuple[Term, ...], dtype: Any, shape: tuple[int, ...], place: Any) -> "DArray":
+    """A pending DArray computing ``op(args)``; runs now when eager or over a budget."""
+    from .._array import DArray
+
+    n = node(op, args, dtype, shape)
+    out = DArray(None, Dim.contiguous(shape), dtype, place, n)
+    if not lazy_enabled() or n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS:
+        evaluate(out)
+        return out
+    ref = weakref.ref(out)
+    with _lock:
+        for alloc in n.reads:
+            _readers.setdefault(id(alloc), {})[id(out)] = ref
+    return out
+
+
+def before_write(alloc: Any) -> None:
+    """Run every pending graph that reads ``alloc`` (it is about to be overwritten)."""
+    with _lock:
+        refs = _readers.pop(id(alloc), None)
+    if refs:
+        live = [r() for r in refs.values()]
+        evaluate(*[a for a in live if a is not None and a._node is not None and any(r is alloc for r in a._node.reads)])
+
+
+def evaluate(*arrays: "DArray") -> None:
+    """Materialise the pending arrays; those of one place and shape run as one kernel."""
+    from ..ops import _table
+
+    groups: dict[tuple, list[DArray]] = {}
+    for a in arrays:
+        if a._node is not None and all(a is not b for b in groups.get((a._place, a.shape), ())):
+            groups.setdefault((a._place, a.shape), []).append(a)
+    for (place, _), members in groups.items():
+        targets = [Input(allocate(place, a.size * a.dtype.itemsize), a._dim, a.dtype) for a in members]
+        execute.launch(fuse.fuse([a._node for a in members], targets), place, _table.expr,
+                       "+".join(a._node.op for a in members))
+        for a, t in zip(members, targets):
+            n: Node = a._node
+            n.value = t
+            a._alloc, a._node = t.alloc, None
+    if len(_readers) > 1024:
+        with _lock:
+            for k in [k for k, refs in _readers.items() if all(r() is None or r()._node is None for r in refs.values())]:
+                del _readers[k]

@@ -1,0 +1,88 @@
+"""The one dispatch path: places, dtypes, broadcasting, then the implementation registered
+for (op, place kind).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import from_numpy
+from ..dim import broadcast_shapes
+from ..place import CLPlace, CPUPlace, Place, current, runtime
+
+_impls: dict[tuple[str, str], Callable[..., Any]] = {}
+PY_SCALARS = (bool, int, float, complex)
+
+
+def register(name: str, kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: the implementation of op ``name`` on places of ``kind`` ('cl' or 'cpu')."""
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        _impls[(name, kind)] = fn
+        return fn
+    return deco
+
+
+def implementation(name: str, place: Place) -> Callable[..., Any]:
+    fn = _impls.get((name, place.kind))
+    if fn is None:
+        raise NotImplementedError(f"darray {name}: no implementation for place {place}")
+    return fn
+
+
+def common_place(name: str, args: tuple[Any, ...]) -> Place:
+    """The place of the DArray arguments (the current place if none); ValueError when they differ."""
+    place = None
+    for a in args:
+        if isinstance(a, DArray):
+            if place is None:
+                place = a.place
+            elif a.place != place:
+                raise ValueError(f"darray {name}: arguments are on different places, {place} and {a.place}; "
+                                 "move one with .to()")
+    return place if place is not None else current()
+
+
+def as_operands(name: str, args: tuple[Any, ...], place: Place) -> tuple[Any, ...]:
+    """DArrays and Python scalars pass; NumPy arrays, NumPy scalars and lists become DArrays on ``place``."""
+    out = []
+    for a in args:
+        if isinstance(a, DArray) or (type(a) in PY_SCALARS):
+            out.append(a)
+        elif a is None:
+            raise TypeError(f"darray {name}: None is not an array")
+        else:
+            host = np.asarray(a)
+            if host.dtype == object or host.dtype.kind in "USVMmO":
+                raise TypeError(f"darray {name}: unsupported operand of type {type(a).__name__}")
+            out.append(from_numpy(host, place))
+    return tuple(out)
+
+
+def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
+    shapes = [a.shape for a in args if isinstance(a, DArray)]
+    try:
+        return broadcast_shapes(*shapes) if shapes else ()
+    except ValueError as err:
+        raise ValueError(f"darray {name}: {err}") from None
+
+
+def device_dtype(dtype: np.dtype, place: Place) -> np.dtype:
+    """float16 computes as float32 on devices without cl_khr_fp16 (darray differs from NumPy there)."""
+    if dtype == _dt.float16 and isinstance(place, CLPlace) and not runtime(place).info.fp16:
+        return _dt.float32
+    return dtype
+
+
+def scalar_value(name: str, value: Any, dtype: np.dtype) -> Any:
+    """A Python scalar converted to ``dtype`` as NumPy would (OverflowError when it does not fit)."""
+    try:
+        return np.asarray(value, dtype=dtype)[()]
+    except OverflowError as err:
+        raise OverflowError(f"darray {name}: {err}") from None
+
+
+__all__ = ["register", "implementation", "common_place", "as_operands", "shape_of", "device_dtype", "scalar_value",
+           "CPUPlace"]

@@ -1,0 +1,60 @@
+"""DArray operators: each dunder is one line into the op registry."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import dtypes as _dt
+from .._array import DArray
+from . import elementwise as E
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+           "mod": "remainder", "pow": "pow", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+           "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+            "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
+
+
+def inplace(name: str, x: DArray, other: Any) -> DArray:
+    """``x <op>= other``: computed into x's own memory (one fused kernel on OpenCL places)."""
+    from .._convert import write
+
+    value, out, shape, place = E.build(name, x, other)
+    if shape != x.shape:
+        raise ValueError(f"darray {name}: non-broadcastable output operand with shape {x.shape} doesn't match "
+                         f"the broadcast shape {shape}")
+    if not _dt.can_cast(out, x.dtype, casting="same_kind"):
+        raise TypeError(f"darray {name}: cannot cast the result from {out} to {x.dtype} with casting rule "
+                        "'same_kind' (in-place operator)")
+    write(x, value)
+    return x
+
+
+def _binary(name: str) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    return ((lambda self, other: E.apply(name, self, other)),
+            (lambda self, other: E.apply(name, other, self)),
+            (lambda self, other: inplace(name, self, other)))
+
+
+def install() -> None:
+    for dunder, name in _BINARY.items():
+        fwd, rev, inp = _binary(name)
+        setattr(DArray, f"__{dunder}__", fwd)
+        setattr(DArray, f"__r{dunder}__", rev)
+        setattr(DArray, f"__i{dunder}__", inp)
+    for dunder, name in _COMPARE.items():
+        setattr(DArray, f"__{dunder}__", (lambda n: lambda self, other: E.apply(n, self, other))(name))
+    for dunder, name in _UNARY.items():
+        setattr(DArray, f"__{dunder}__", (lambda n: lambda self: E.apply(n, self))(name))
+    DArray.__matmul__ = lambda self, other: _linalg().matmul(self, other)
+    DArray.__rmatmul__ = lambda self, other: _linalg().matmul(other, self)
+    DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
+
+
+def _linalg() -> Any:
+    from . import linalg
+
+    return linalg
+
+
+install()

@@ -1,0 +1,135 @@
+"""Elementwise functions, generated from the op table (``_table.OPS``).
+
+On OpenCL places results are lazy graphs that fuse into one kernel (``darray.lazy``); on
+the CPU place they run through NumPy. dtypes follow NumPy 2's ufunc loop resolution.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from ..lazy import graph, record
+from ..place import CLPlace, CPUPlace, Place
+from . import _dispatch as D
+from ._table import ALIASES, OPS, TABLE, Op
+
+
+@lru_cache(maxsize=4096)
+def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np.dtype]:
+    op = TABLE[name]
+    dts = [k if isinstance(k, np.dtype) else (_dt.bool_ if k is bool else k) for k in keys]
+    if op.types == "ufunc" or op.types.startswith("like:"):
+        ufunc = getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref
+        try:
+            loop = ufunc.resolve_dtypes(tuple(dts) + (None,) * ufunc.nout)
+        except TypeError as err:
+            raise TypeError(f"darray {name}: not supported for dtypes {_names(keys)}: {err}") from None
+        return tuple(loop[:op.arity]), loop[op.arity]
+    if op.types == "where":
+        dt = _dt.result_type(*dts[1:])
+        return (_dt.bool_, dt, dt), dt
+    dt = _dt.result_type(*dts)
+    if op.types == "real":
+        return (dt,), _dt.real_dtype(dt)
+    return (dt,) * op.arity, dt
+
+
+def _names(keys: tuple[Any, ...]) -> str:
+    return ", ".join(str(k) if isinstance(k, np.dtype) else f"python {k.__name__}" for k in keys)
+
+
+def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
+    """Loop input dtypes and the result dtype of ``op`` over ``args``."""
+    keys = tuple(a.dtype if isinstance(a, DArray) else type(a) for a in args)
+    ins, out = _resolve(op.name, keys)
+    for k in keys:
+        if isinstance(k, np.dtype) and k.kind not in op.kinds:
+            raise TypeError(f"darray {op.name}: not supported for dtype {k}")
+    if isinstance(place, CLPlace):
+        ins = tuple(D.device_dtype(d, place) for d in ins)
+        out = D.device_dtype(out, place)
+    return ins, out
+
+
+def _term(name: str, a: Any, dtype: np.dtype) -> graph.Term:
+    if not isinstance(a, DArray):
+        return graph.Scalar(D.scalar_value(name, a, dtype), dtype)
+    t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a.dtype)
+    return t if a.dtype == dtype else graph.node("cast", (t,), dtype, a.shape)
+
+
+def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
+    """Dispatch ``name(*args)`` up to the point of computing: (term or NumPy result, dtype, shape, place)."""
+    op = TABLE[name]
+    if len(args) != op.arity:
+        raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
+    place = D.common_place(name, args)
+    args = D.as_operands(name, args, place)
+    ins, out = resolve(op, args, place)
+    shape = D.shape_of(name, args)
+    if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:
+        raise ValueError("darray pow: integers to negative integer powers are not allowed")
+    return D.implementation("elementwise", place)(op, args, ins, out, shape), out, shape, place
+
+
+@D.register("elementwise", "cl")
+def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
+    return graph.node(op.name, tuple(_term(op.name, a, d) for a, d in zip(args, ins)), out, shape)
+
+
+@D.register("elementwise", "cpu")
+def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
+    host = [a._host_view() if isinstance(a, DArray) else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
+    with np.errstate(all="ignore"):
+        return np.asarray(op.ref(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(out, copy=False)
+
+
+def apply(name: str, *args: Any) -> DArray:
+    """``name(*args)`` as a new DArray (lazy on OpenCL places)."""
+    value, out, shape, place = build(name, *args)
+    if isinstance(place, CPUPlace):
+        from .._convert import from_numpy
+
+        return from_numpy(np.broadcast_to(value, shape), place)
+    return record(value.op, value.args, out, shape, place)
+
+
+def _make(op: Op) -> Callable[..., DArray]:
+    def fn(*args: Any) -> DArray:
+        return apply(op.name, *args)
+
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = (f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n"
+                  f"See also: numpy.{getattr(op.ref, '__name__', op.name)}")
+    return fn
+
+
+_FUNCS = {op.name: _make(op) for op in OPS if op.name not in ("clip", "round")}
+globals().update(_FUNCS)
+globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
+    """x limited to [min, max]; either bound may be None. See also: numpy.clip."""
+    if min is None and max is None:
+        return apply("positive", x)
+    if min is None:
+        return apply("minimum", x, max)
+    if max is None:
+        return apply("maximum", x, min)
+    return apply("clip", x, min, max)
+
+
+def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
+    """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round."""
+    if decimals == 0:
+        return apply("round", x)
+    scale = 10.0 ** decimals
+    return apply("divide", apply("round", apply("multiply", x, scale)), scale)
+
+
+__all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])

@@ -1,0 +1,503 @@
+"""DArray: round trips NumPy -> darray -> NumPy, views, slice assignment, scalars, text."""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import darray as da
+from helpers import DEVICE_DTYPES, assert_same, shapes
+
+VIEW_DTYPES = [np.dtype("float32"), np.dtype("int16"), np.dtype("complex128")]
+
+
+def same_bits(got: np.ndarray, want: np.ndarray) -> None:
+    """Shape, dtype and every byte equal (NaN payloads and the sign of -0.0 included)."""
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    assert np.ascontiguousarray(got).reshape(-1).view(np.uint8).tobytes() == \
+        np.ascontiguousarray(want).reshape(-1).view(np.uint8).tobytes(), (got, want)
+
+
+def special_values(dtype: np.dtype) -> np.ndarray:
+    """Edge values of ``dtype``: NaN, +-inf, -0.0, extremes, large integers."""
+    if dtype.kind == "b":
+        return np.array([True, False, True], dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1, info.max // 3], dtype)
+    real = np.dtype(f"f{dtype.itemsize // 2}") if dtype.kind == "c" else dtype
+    fi = np.finfo(real)
+    vals = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, fi.max, fi.min, fi.tiny, fi.smallest_subnormal, -1.5,
+                     2.0 ** 53 + 1, -np.nan], real)
+    if dtype.kind == "c":
+        out = np.empty(len(vals), dtype)
+        out.real, out.imag = vals, vals[::-1]
+        return out
+    return vals
+
+
+def make_view(host: np.ndarray, kind: str) -> np.ndarray:
+    """A strided, transposed or negative-step NumPy view of ``host``."""
+    if kind == "strided":
+        return host[tuple(slice(None, None, 2) for _ in range(host.ndim))]
+    if kind == "transposed":
+        return host.T
+    if kind == "negative":
+        return host[tuple(slice(None, None, -1) for _ in range(host.ndim))]
+    return host
+
+
+# -- round trips ------------------------------------------------------------------------
+
+
+@given(dtype=st.sampled_from(DEVICE_DTYPES), shape=shapes(0, 9, 0, 3), data=st.data())
+def test_round_trip_exact(any_place, dtype, shape, data):
+    host = data.draw(hnp.arrays(dtype, shape))
+    x = da.asarray(host, device=any_place)
+    assert x.shape == host.shape and x.dtype == host.dtype and x.ndim == host.ndim
+    assert x.size == host.size and x.nbytes == host.nbytes and x.place == any_place and x.device == any_place
+    same_bits(x.get(), host)
+    same_bits(np.asarray(x), host)
+
+
+@pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
+def test_round_trip_special_values(any_place, dtype):
+    host = special_values(dtype)
+    same_bits(da.asarray(host, device=any_place).get(), host)
+    if dtype.kind == "f":
+        back = da.asarray(np.array([-0.0], dtype), device=any_place).get()
+        assert np.signbit(back[0])
+
+
+@given(dtype=st.sampled_from(DEVICE_DTYPES), shape=shapes(1, 9, 0, 4),
+       kind=st.sampled_from(["strided", "transposed", "negative"]), data=st.data())
+def test_round_trip_from_views(any_place, dtype, shape, kind, data):
+    host = make_view(data.draw(hnp.arrays(dtype, shape)), kind)
+    same_bits(da.asarray(host, device=any_place).get(), host)
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4, 2), (1, 0, 1, 0), (0,) * 9, ()], ids=str)
+def test_empty_and_scalar_shapes(any_place, shape):
+    host = np.ones(shape, np.float32)
+    x = da.asarray(host, device=any_place)
+    assert x.shape == shape and x.size == host.size
+    same_bits(x.get(), host)
+    if host.size:
+        assert x.strides == host.strides
+
+
+def test_from_lists_and_scalars(any_place):
+    for obj in ([[1, 2], [3, 4]], [1.5, -0.0], [True, False], [1j, 2], 7, 2.5, True, 1 + 2j, [], [[]]):
+        assert_same(da.asarray(obj, device=any_place), np.asarray(obj))
+
+
+def test_non_native_byte_order(any_place):
+    host = np.arange(6, dtype=">i4").reshape(2, 3)
+    assert_same(da.asarray(host, device=any_place), host.astype("=i4"))
+
+
+# -- metadata -----------------------------------------------------------------------------
+
+
+def test_metadata_matches_numpy(any_place):
+    host = np.zeros((3, 4, 5), np.float64)
+    x = da.asarray(host, device=any_place)
+    assert x.strides == host.strides and x.itemsize == host.itemsize
+    view = x[::2, 1:, ::-1]
+    assert view.strides == host[::2, 1:, ::-1].strides
+    assert x.T.shape == (5, 4, 3) and x.T.strides == host.T.strides
+    assert x.mT.shape == (3, 5, 4) and x.mT.strides == np.swapaxes(host, -1, -2).strides
+    with pytest.raises(ValueError, match="2 dimensions"):
+        da.asarray([1, 2], device=any_place).mT
+
+
+def test_len_and_iter(any_place):
+    host = np.arange(12, dtype=np.int32).reshape(3, 4)
+    x = da.asarray(host, device=any_place)
+    assert len(x) == 3
+    rows = list(x)
+    assert len(rows) == 3
+    for got, want in zip(rows, host):
+        assert_same(got, want)
+    zero = da.asarray(5, device=any_place)
+    with pytest.raises(TypeError):
+        len(zero)
+    with pytest.raises(TypeError):
+        iter(zero)
+    assert list(da.zeros((0, 2), device=any_place)) == []
+
+
+# -- views --------------------------------------------------------------------------------
+
+
+@given(dtype=st.sampled_from(VIEW_DTYPES), shape=shapes(0, 5, 0, 6), data=st.data())
+def test_basic_index_views(any_place, dtype, shape, data):
+    host = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    x = da.asarray(host, device=any_place)
+    key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True), label="key")
+    view = x[key]
+    want = host[key]
+    assert view.shape == want.shape
+    assert_same(view, want)
+    if view.ndim:
+        key2 = data.draw(hnp.basic_indices(view.shape, allow_newaxis=True), label="key2")
+        assert_same(view[key2], want[key2])
+        assert_same(view.T, want.T)
+        if view.ndim >= 2:
+            assert_same(view.mT, np.swapaxes(want, -1, -2))
+
+
+def test_views_share_memory(any_place):
+    x = da.zeros((4, 6), dtype=da.int32, device=any_place)
+    v = x[1:3, ::-2]
+    v[...] = 7
+    want = np.zeros((4, 6), np.int32)
+    want[1:3, ::-2] = 7
+    assert_same(x, want)
+    x.T[0] = -1
+    want.T[0] = -1
+    assert_same(v, want[1:3, ::-2])
+
+
+@pytest.mark.parametrize("key", [0, -1, (1, 2), (-2, -3), (Ellipsis, 0), (None, 1), np.int64(2), np.array(1)],
+                         ids=repr)
+def test_integer_indexing(any_place, key):
+    host = np.arange(20, dtype=np.float32).reshape(4, 5)
+    assert_same(da.asarray(host, device=any_place)[key], host[key])
+
+
+@pytest.mark.parametrize("key", [4, -5, (0, 5), (1, -6)], ids=repr)
+def test_out_of_range_index(any_place, key):
+    x = da.zeros((4, 5), device=any_place)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[key]
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[key] = 1.0
+    assert_same(x[3, 4], np.float64(0))
+
+
+def test_sparse_view_download(cl_place):
+    """A view much smaller than its span is gathered on the device before the read."""
+    host = np.arange(4000, dtype=np.float32).reshape(40, 100)
+    x = da.asarray(host, device=cl_place)
+    for key in [(slice(None, None, 7), slice(None, None, 9)), (slice(None, None, -3), 5), (Ellipsis, slice(2, None, 50))]:
+        assert_same(x[key], host[key])
+
+
+# -- slice assignment ----------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@given(dtype=st.sampled_from(VIEW_DTYPES), shape=shapes(1, 4, 1, 6), data=st.data())
+def test_setitem_broadcast_values(any_place, dtype, shape, data):
+    host = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    x = da.asarray(host, device=any_place)
+    key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True), label="key")
+    target = host[key].shape
+    vshape = data.draw(hnp.broadcastable_shapes(target, max_dims=len(target)), label="vshape")
+    vdtype = data.draw(st.sampled_from(VIEW_DTYPES + [np.dtype("uint8")]), label="vdtype")
+    value = (np.arange(int(np.prod(vshape))) % 100 + 1).astype(vdtype).reshape(vshape)
+    kind = data.draw(st.sampled_from(["numpy", "darray", "list"]), label="kind")
+    src: Any = {"numpy": value, "darray": da.asarray(value, device=any_place), "list": value.tolist()}[kind]
+    try:
+        host[key] = value.tolist() if kind == "list" else value
+    except Exception as err:
+        with pytest.raises(type(err)):
+            x[key] = src
+    else:
+        x[key] = src
+    assert_same(x, host)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("value", [3, 2.75, True, np.float32(-1.5), np.array(4, np.int16), 0.0])
+def test_setitem_scalars_cast(any_place, dtype, value):
+    host = np.arange(24).astype(dtype).reshape(4, 6)
+    x = da.asarray(host, device=any_place)
+    with np.errstate(all="ignore"):
+        host[1:, ::2] = value
+        x[1:, ::2] = value
+    assert_same(x, host)
+    host[...] = 3.0
+    x[...] = 3.0
+    assert_same(x, host)
+
+
+def test_setitem_special_float_values(any_place):
+    host = np.zeros(5, np.float64)
+    x = da.asarray(host, device=any_place)
+    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0, 1e308]):
+        host[i] = v
+        x[i] = v
+    same_bits(x.get(), host)
+
+
+def test_setitem_complex_into_real(any_place):
+    x = da.zeros(3, dtype=da.float32, device=any_place)
+    with pytest.raises(TypeError):
+        x[0] = 1 + 2j
+    assert_same(x, np.zeros(3, np.float32))
+
+
+def test_setitem_overflowing_python_int(any_place):
+    x = da.zeros(3, dtype=da.int8, device=any_place)
+    with pytest.raises(OverflowError):
+        x[0] = 300
+    x[0] = 100
+    assert_same(x, np.array([100, 0, 0], np.int8))
+
+
+@pytest.mark.parametrize("case", ["shift_right", "shift_left", "reverse", "cols", "transpose", "strided_into_self",
+                                  "partial_2d"])
+def test_overlapping_self_assignment(any_place, case):
+    for xp in (np, da):
+        arr = xp.asarray(np.arange(36, dtype=np.float32).reshape(6, 6), **({} if xp is np else {"device": any_place}))
+        if case == "shift_right":
+            arr[1:] = arr[:-1]
+        elif case == "shift_left":
+            arr[:-1] = arr[1:]
+        elif case == "reverse":
+            arr[...] = arr[::-1, ::-1]
+        elif case == "cols":
+            arr[:, ::2] = arr[:, 1::2]
+        elif case == "transpose":
+            arr[...] = arr.T
+        elif case == "strided_into_self":
+            arr[::2, 1:] = arr[1::2, :-1]
+        else:
+            arr[1:4, 2:5] = arr[:3, :3]
+        if xp is np:
+            want = arr
+        else:
+            got = arr
+    assert_same(got, want)
+
+
+def test_setitem_not_broadcastable(any_place):
+    x = da.zeros((4, 6), device=any_place)
+    with pytest.raises(ValueError, match="broadcast"):
+        x[1:, ::2] = np.ones((2, 3))
+    with pytest.raises(ValueError, match="broadcast"):
+        x[...] = da.ones((5,), device=any_place)
+    x[1:, ::2] = np.ones((3, 1))
+    want = np.zeros((4, 6))
+    want[1:, ::2] = 1
+    assert_same(x, want)
+
+
+def test_setitem_other_place(cl_place):
+    x = da.zeros(3, device=cl_place)
+    with pytest.raises(ValueError, match="cpu"):
+        x[...] = da.ones(3, device="cpu")
+    assert_same(x, np.zeros(3))
+
+
+def test_setitem_float16_host_value(any_place):
+    x = da.zeros(4, dtype=da.float32, device=any_place)
+    x[1:] = np.array([1.5, 2.5, -0.0], np.float16)
+    want = np.array([0, 1.5, 2.5, -0.0], np.float32)
+    same_bits(x.get(), want)
+
+
+def test_setitem_into_empty_view(any_place):
+    x = da.ones((3, 4), device=any_place)
+    x[2:1] = 5.0
+    x[:, 4:] = np.zeros((3, 0))
+    assert_same(x, np.ones((3, 4)))
+
+
+# -- copies, casts, places ---------------------------------------------------------------
+
+
+def cast_source(src: np.dtype, dst: np.dtype, n: int = 64) -> np.ndarray:
+    """Values of ``src`` whose cast to ``dst`` is defined in C and NumPy alike."""
+    rng = np.random.default_rng(src.num * 100 + dst.num)
+    if src.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if src.kind in "iu":
+        info = np.iinfo(src)
+        vals = rng.integers(info.min, info.max, n, dtype=src, endpoint=True)
+        vals[:4] = [info.min, info.max, 0, 1]
+        return vals
+    real = np.dtype(f"f{src.itemsize // 2}") if src.kind == "c" else src
+    vals = np.concatenate([rng.standard_normal(n // 2) * 1e3, rng.standard_normal(n - n // 2)]).astype(real)
+    vals[:4] = [0.0, -0.0, 0.5, -2.75]
+    if dst.kind in "iu":  # float -> int: NaN, inf and out-of-range values are undefined in C
+        bits = dst.itemsize * 8
+        lo, hi = (0.0, 2.0 ** bits * 0.99) if dst.kind == "u" else (-(2.0 ** (bits - 1)) * 0.99, 2.0 ** (bits - 1) * 0.99)
+        vals = np.where((vals >= lo) & (vals < hi), vals, real.type(1.25))
+    elif dst.kind in "fc":
+        vals[4:8] = [np.nan, np.inf, -np.inf, np.finfo(real).max]
+    if src.kind == "c":
+        out = np.empty(n, src)
+        out.real, out.imag = vals, vals[::-1]
+        return out
+    return vals
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("src", DEVICE_DTYPES, ids=str)
+def test_astype_all_pairs(any_place, src):
+    for dst in DEVICE_DTYPES:
+        host = cast_source(src, dst)
+        x = da.asarray(host, device=any_place)
+        with np.errstate(all="ignore"):
+            want = host.astype(dst)
+        got = x.astype(dst)
+        assert got.place == any_place
+        same_bits(got.get(), want) if dst.kind != "b" else assert_same(got, want)
+
+
+@given(shape=shapes(1, 5, 0, 5), kind=st.sampled_from(["strided", "transposed", "negative"]),
+       dst=st.sampled_from(["float64", "int32"]))
+def test_astype_of_views(any_place, shape, kind, dst):
+    host = np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape)
+    view = make_view(host, kind)
+    x = make_view(da.asarray(host, device=any_place), kind)
+    assert_same(x.astype(dst), view.astype(dst))
+
+
+def test_astype_copy_flag(any_place):
+    x = da.ones(3, dtype=da.float32, device=any_place)
+    assert x.astype(da.float32, copy=False) is x
+    y = x.astype(da.float32)
+    assert y is not x
+    y[0] = 5
+    assert_same(x, np.ones(3, np.float32))
+    assert x.astype("float64", copy=False).dtype == np.float64
+
+
+def test_copy_is_independent(any_place):
+    host = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = da.asarray(host, device=any_place)
+    view = x[::-1, 1::2]
+    c = view.copy()
+    assert_same(c, host[::-1, 1::2])
+    assert c.strides == np.ascontiguousarray(host[::-1, 1::2]).strides
+    c[...] = 0
+    x[...] = 1
+    assert_same(c, np.zeros((3, 2), np.float32))
+
+
+def test_to_between_places(cl_place):
+    host = np.arange(24, dtype=np.complex64).reshape(2, 3, 4) * (1 - 2j)
+    x = da.asarray(host, device=cl_place)
+    c = x.to("cpu")
+    assert c.place == da.CPUPlace()
+    assert_same(c, host)
+    back = c.to_device(cl_place)
+    assert back.place == cl_place
+    assert_same(back, host)
+    assert x.to(cl_place) is x
+    assert_same(x[:, ::-1, 1::2].to("cpu"), host[:, ::-1, 1::2])
+    assert_same(c[:, ::-1, 1::2].to(cl_place), host[:, ::-1, 1::2])
+
+
+def test_asarray_copy_semantics(any_place):
+    host = np.arange(6, dtype=np.float32)
+    x = da.asarray(host, device=any_place)
+    host[0] = 100
+    assert x.get()[0] == 0  # asarray copied the host data
+    assert da.asarray(x) is x
+    assert da.asarray(x, copy=False) is x
+    assert da.asarray(x, dtype=da.float32, device=any_place, copy=None) is x
+    y = da.asarray(x, copy=True)
+    assert y is not x
+    y[0] = 9
+    assert x.get()[0] == 0
+    z = da.asarray(x, dtype=da.int64)
+    assert z.dtype == np.int64 and z is not x
+    with pytest.raises(ValueError, match="copy=False"):
+        da.asarray(x, dtype=da.int64, copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        da.asarray(host, copy=False, device=any_place)
+    other = da.CPUPlace() if isinstance(any_place, da.CLPlace) else any_place
+    if other != any_place:
+        with pytest.raises(ValueError, match="copy=False"):
+            da.asarray(x, device=other, copy=False)
+        moved = da.asarray(x, device=other)
+        assert moved.place == other
+        assert_same(moved, x.get())
+
+
+def test_numpy_protocol(any_place):
+    host = np.arange(5, dtype=np.int32)
+    x = da.asarray(host, device=any_place)
+    assert_same(np.asarray(x, dtype=np.float64), host.astype(np.float64))
+    out = np.asarray(x, copy=True)
+    out[0] = 7
+    assert x.get()[0] == 0
+    if isinstance(any_place, da.CLPlace):
+        with pytest.raises(ValueError, match="copy"):
+            np.asarray(x, copy=False)
+
+
+# -- Python scalars -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "int64", "float32", "float64", "complex128"])
+def test_scalar_conversions(any_place, dtype):
+    value = np.array(3, dtype) if dtype != "bool" else np.array(True)
+    for shape in [(), (1,), (1, 1)]:
+        x = da.asarray(value.reshape(shape), device=any_place)
+        assert x.item() == value.item() and type(x.item()) is type(value.item())
+        assert bool(x) is True
+        if dtype != "complex128":
+            assert int(x) == int(value) and float(x) == float(value)
+        else:
+            with pytest.raises(TypeError):
+                float(x)
+        assert complex(x) == complex(value)
+    if dtype[0] in "iu":
+        assert [10, 20, 30, 40][da.asarray(value, device=any_place)] == 40
+        assert operator.index(da.asarray(value, device=any_place)) == 3
+    else:
+        with pytest.raises(TypeError):
+            [1, 2][da.asarray(value, device=any_place)]
+
+
+def test_scalar_conversion_errors(any_place):
+    x = da.zeros((2, 2), device=any_place)
+    with pytest.raises(ValueError, match="size 1"):
+        x.item()
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x)
+    for conv in (int, float, complex):
+        with pytest.raises(TypeError, match="length-1"):
+            conv(x)
+    with pytest.raises(TypeError):
+        x.__index__()
+    with pytest.raises(TypeError):
+        da.asarray([1], device=any_place).__index__()  # only 0-d arrays are indices
+    with pytest.raises(ValueError):
+        bool(da.zeros(0, device=any_place))
+    assert_same(x, np.zeros((2, 2)))
+
+
+def test_special_scalar_values(any_place):
+    x = da.asarray(np.array([-0.0, np.nan, np.inf]), device=any_place)
+    assert np.copysign(1.0, float(x[0])) == -1.0
+    assert np.isnan(x[1].item())
+    assert float(x[2]) == np.inf
+    big = da.asarray(np.array(2 ** 64 - 1, np.uint64), device=any_place)
+    assert big.item() == 2 ** 64 - 1 and int(big) == 2 ** 64 - 1
+    small = da.asarray(np.array(-(2 ** 63), np.int64), device=any_place)
+    assert int(small) == -(2 ** 63)
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", [np.arange(6, dtype=np.float32).reshape(2, 3), np.array(2.5),
+                                  np.zeros((0, 3), np.int8), np.array([1 + 2j, -0.0]), np.array([True, False]),
+                                  np.arange(3000, dtype=np.int64)], ids=lambda h: f"{h.dtype}{h.shape}")
+def test_repr_and_str(any_place, host):
+    x = da.asarray(host, device=any_place)
+    body = np.array_repr(host)[len("array("):-1].replace("\n      ", "\n       ")  # one more indent
+    assert repr(x) == f"darray({body}, place={any_place})"
+    assert str(x) == str(host)
