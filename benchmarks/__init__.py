@@ -1,1 +1,62 @@
-"""darray benchmark suite (`python -m darray bench`)."""
+"""darray benchmark suite (`python -m darray bench`).
+
+One module per family registers its cases with ``harness.case``; ``FAMILIES`` lists the
+modules, in the order they run. A later family adds its module here (e.g. ``"elementwise"``,
+``"reduction"``, ``"linalg"``, ``"lazy"``, ``"fft"``, ``"sparse"``). The copy bandwidth the
+``memory`` family measures is shared as ``run.shared["copy_GBps"]`` (see
+:func:`memory.device_copy_bandwidth`) so later families can report effective bandwidth as a
+fraction of it.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from typing import Callable
+
+from .harness import Result, case, format_table, registry, report_json, run_cases, write_json
+
+FAMILIES = ["memory", "scheduler"]
+
+__all__ = ["FAMILIES", "case", "load_families", "registry", "run"]
+
+
+def load_families() -> None:
+    """Import every family module (which registers its cases)."""
+    for name in FAMILIES:
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | None = None,
+        echo: Callable[[str], None] | None = None) -> tuple[list[Result], dict]:
+    """Run the suite (or the cases whose ``family.name`` contains one of ``only``); print the table."""
+    import darray as da
+
+    out = echo or (lambda s: print(s, flush=True))
+    cases = registry()
+    if only:
+        cases = [c for c in cases if any(o in c.key for o in only)]
+        if not cases:
+            raise SystemExit(f"darray bench: no case matches {only}; cases: {[c.key for c in registry()]}")
+    place = da.place.default()
+    out(f"darray bench on {place}"
+        + (f" ({da.place.get_device_name(place.index)})" if hasattr(place, "index") else "")
+        + (" --quick" if quick else "") + f": {len(cases)} cases")
+    t0 = time.perf_counter()
+    results = run_cases(cases, quick=quick, place=place, echo=out)
+    seconds = time.perf_counter() - t0
+    out("")
+    out(format_table(results))
+    data = report_json(results, place=place, quick=quick, seconds=seconds)
+    missed = data["targets_missed"]
+    out(f"\n{len(results)} cases in {seconds:.1f} s; targets missed: {', '.join(missed) if missed else 'none'}"
+        + (f"; errors: {', '.join(data['errors'])}" if data["errors"] else ""))
+    for r in results:
+        for n in r.notes:
+            if r.error or not n.startswith("Traceback"):
+                out(f"note {r.key}: {n.rstrip()}")
+    if json_path:
+        write_json(json_path, data)
+        out(f"wrote {json_path}")
+    sys.stdout.flush()
+    return results, data

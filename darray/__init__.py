@@ -17,6 +17,8 @@ from .ops.creation import (arange, asarray, empty, empty_like, eye, full, full_l
 from .ops import _operators  # noqa: F401  (installs the DArray operators)
 from .ops.elementwise import *  # noqa: F403
 from .ops.elementwise import __all__ as _elementwise_all
+from .ops.reduction import *  # noqa: F403
+from .ops.reduction import __all__ as _reduction_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -30,5 +32,5 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
-    "zeros", "zeros_like", *_elementwise_all,
+    "zeros", "zeros_like", *_elementwise_all, *_reduction_all,
 ]

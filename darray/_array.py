@@ -116,7 +116,13 @@ class DArray:
 
         return to_numpy(self)
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        if copy is False:  # NumPy's protocol: only a view of host memory avoids a copy
+            if not isinstance(self._place, CPUPlace) or (dtype is not None and np.dtype(dtype) != self._dtype):
+                raise ValueError(f"darray __array__: copy=False but a copy is needed (array on {self._place}, "
+                                 f"dtype {self._dtype}, asked for {dtype})")
+            self._data()
+            return self._host_view()
         out = self.get()
         return out if dtype is None else out.astype(dtype, copy=False)
 

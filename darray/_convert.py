@@ -85,8 +85,6 @@ def astype(x: DArray, dtype: np.dtype, *, copy: bool) -> DArray:
 
 def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPlace, target: DArray) -> graph.Term:
     if isinstance(value, DArray):
-        if value._place != place:
-            raise ValueError(f"darray setitem: value is on {value._place} but the array is on {place}; use .to()")
         src = value
     elif np.isscalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0):
         try:
@@ -94,8 +92,9 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
                                 else np.array(value, dtype=dtype)[()], dtype)
         except (OverflowError, ValueError) as err:
             raise type(err)(f"darray setitem: {value!r} does not fit {dtype}: {err}") from err
-    else:
-        src = from_numpy(np.asarray(value), place)
+    else:  # host values are cast on the host, as NumPy's setitem casts them
+        src = from_numpy(value.astype(dtype, copy=False) if isinstance(value, np.ndarray)
+                         else np.asarray(value, dtype=dtype), place)
     if broadcast_shapes(src.shape, shape) != shape:
         raise ValueError(f"darray setitem: could not broadcast input array from shape {src.shape} into shape {shape}")
     return input_term(src)
@@ -103,8 +102,10 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
 
 def assign(x: DArray, dim: Dim, value: Any) -> None:
     """``x[key] = value`` where ``dim`` is the view ``key`` selects (NumPy casting and broadcasting)."""
+    if isinstance(value, DArray) and value._place != x._place:
+        raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
     if isinstance(x._place, CPUPlace):
-        view = DArray(x._alloc, dim, x._dtype, x._place)._host_view()
+        view = DArray(x._data(), dim, x._dtype, x._place)._host_view()
         view[...] = value.get() if isinstance(value, DArray) else value
         return
     target = DArray(x._data(), dim, x._dtype, x._place)
@@ -164,5 +165,7 @@ def asarray(obj: Any, dtype: Any = None, device: PlaceLike = None, copy: bool | 
         host = np.asarray(obj, dtype=want)
     except OverflowError as err:
         raise OverflowError(f"darray asarray: {err}") from err
+    if not host.dtype.isnative:
+        host = host.astype(host.dtype.newbyteorder("="))
     _dt.as_dtype(host.dtype, "asarray")
     return from_numpy(host, place)

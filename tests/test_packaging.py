@@ -109,3 +109,16 @@ def test_ci_runs_exactly_the_readme_test_command():
     runs = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     assert test_command in runs, f".ci/run does not run the README test command {test_command!r}"
     assert "DARRAY_REQUIRE_OPENCL=1" in ci and "DARRAY_REQUIRE_FFT=1" in ci
+
+
+@pytest.mark.skipif(not (REPO / "README.md").is_file(), reason="not run from a checkout")
+def test_readme_example_runs(capsys):
+    """The usage example in the README runs as written."""
+    if not darray.place.is_available():
+        if os.environ.get("DARRAY_REQUIRE_OPENCL") == "1":
+            pytest.fail("DARRAY_REQUIRE_OPENCL=1 but no OpenCL device was found")
+        pytest.skip("no OpenCL device")
+    m = re.search(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.S)
+    assert m, "README.md has no python example"
+    exec(compile(m.group(1), "README.md", "exec"), {"__name__": "readme"})
+    assert "cl:" in capsys.readouterr().out

@@ -28,10 +28,11 @@ class HostAllocation:
     def __init__(self, nbytes: int) -> None:
         self.host = np.empty(max(nbytes, 0), np.uint8)
         self.nbytes = nbytes
-        c = HostAllocation.counts
-        c["allocations"] += 1
-        c["in_use_bytes"] += nbytes
-        c["peak_bytes"] = max(c["peak_bytes"], c["in_use_bytes"])
+        if nbytes > 0:  # zero-size arrays allocate nothing
+            c = HostAllocation.counts
+            c["allocations"] += 1
+            c["in_use_bytes"] += nbytes
+            c["peak_bytes"] = max(c["peak_bytes"], c["in_use_bytes"])
 
     def __del__(self) -> None:
         HostAllocation.counts["in_use_bytes"] -= self.nbytes

@@ -1,4 +1,5 @@
-"""Render a :class:`KernelSpec` as OpenCL C: one work-item per element, sizes as arguments."""
+"""Render a :class:`KernelSpec` as OpenCL C: each work-item handles ``ch`` consecutive elements
+(a contiguous run on CPU devices, one element on GPUs); sizes are arguments, never source."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -7,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..dtypes import ctype
+from ..dtypes import ctype, real_dtype
 from .spec import Instr, KernelSpec, Operand, Ref
 
 KERNEL_NAME = "elementwise"
@@ -46,7 +47,7 @@ def _index(spec: KernelSpec, operand: Operand, name: str) -> str:
     return f"{name}_o + {terms}"
 
 
-def _ref(ref: Ref) -> str:
+def ref_name(ref: Ref) -> str:
     kind, k = ref
     return {"in": "v", "sc": "s", "t": "t"}[kind] + str(k)
 
@@ -76,6 +77,11 @@ def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
         out += [(f"__global {const}{ctype(op.dtype)}*", name, None), (idx, f"{name}_o", idt)]
     out += [(ctype(dt), f"s{k}", np.dtype(np.uint8) if dt.kind == "b" else dt) for k, dt in enumerate(spec.scalars)]
     out.append((idx, "n", idt))
+    if spec.reduce is None:
+        out.append((idx, "ch", idt))
+    else:
+        real = real_dtype(spec.reduce.acc)
+        out += [(idx, "K", idt), (idx, "P", idt)] + ([(ctype(real), "count", real)] if spec.reduce.mean else [])
     if spec.strided:
         out += [(idx, f"d{d}", idt) for d in range(1, spec.rank)]
         for name, op in zip(names, spec.operands):
@@ -84,35 +90,54 @@ def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
     return out
 
 
-def render(spec: KernelSpec, expr: ExprFn) -> str:
-    """OpenCL source for ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C expression."""
+def prologue(spec: KernelSpec) -> list[str]:
+    """Extension pragmas and the helper headers the kernel needs."""
     lines = []
     if _uses_double(spec):
         lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define DARRAY_FP64 1")
     lines.append(header("elementwise.h"))
     if _uses_complex(spec):
         lines.append(header("complex.h"))
+    return lines
+
+
+def signature(spec: KernelSpec, name: str) -> str:
     sig = ",\n    ".join(f"{t} {n}" for t, n, _ in params(spec))
-    lines.append(f"__kernel void {KERNEL_NAME}(\n    {sig})\n{{")
+    return f"__kernel void {name}(\n    {sig})\n{{"
+
+
+def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ") -> tuple[list[str], dict[Ref, np.dtype]]:
+    """Code computing every body value at flat index ``g``: coordinates, input loads, SSA steps."""
     idx = spec.index
-    lines.append(f"    const {idx} g = get_global_id(0);\n    if (g >= n) return;")
+    lines = []
     if spec.strided:
-        lines.append(f"    {idx} r = g;")
+        lines.append(f"{idx} r = g;")
         for d in range(spec.rank - 1, 0, -1):
-            lines.append(f"    const {idx} c{d} = r % d{d}; r /= d{d};")
-        lines.append(f"    const {idx} c0 = r;")
+            lines.append(f"const {idx} c{d} = r % d{d}; r /= d{d};")
+        lines.append(f"const {idx} c0 = r;")
     for k, op in enumerate(spec.inputs):
-        lines.append(f"    const {ctype(op.dtype)} v{k} = in{k}[{_index(spec, op, f'in{k}')}];")
+        lines.append(f"const {ctype(op.dtype)} v{k} = in{k}[{_index(spec, op, f'in{k}')}];")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
     dtypes.update({("sc", k): dt for k, dt in enumerate(spec.scalars)})
     for k, ins in enumerate(spec.body):
         arg_dts = tuple(dtypes[a] for a in ins.args)
-        names = tuple(_ref(a) for a in ins.args)
+        names = tuple(ref_name(a) for a in ins.args)
         code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
-        lines.append(f"    const {ctype(ins.dtype)} t{k} = {code};")
+        lines.append(f"const {ctype(ins.dtype)} t{k} = {code};")
         dtypes[("t", k)] = ins.dtype
+    return [pad + line for line in lines], dtypes
+
+
+def render(spec: KernelSpec, expr: ExprFn) -> str:
+    """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code."""
+    lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
+    idx = spec.index
+    lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
+    lines.append(f"    for ({idx} g = start; g < end; g++) {{")
+    body, dtypes = value_lines(spec, expr, pad="        ")
+    lines += body
     for k, (op, ref) in enumerate(spec.outputs):
-        value = cast(dtypes[ref], op.dtype, _ref(ref))
-        lines.append(f"    out{k}[{_index(spec, op, f'out{k}')}] = {value};")
-    lines.append("}")
+        value = cast(dtypes[ref], op.dtype, ref_name(ref))
+        lines.append(f"        out{k}[{_index(spec, op, f'out{k}')}] = {value};")
+    lines.append("    }\n}")
     return "\n".join(lines) + "\n"

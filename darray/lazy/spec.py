@@ -31,8 +31,27 @@ class Instr:
 
 
 @dataclass(frozen=True, slots=True)
+class Reduction:
+    """How a reduction kernel folds the body's value: ``op`` (sum, prod, max, min, any, all,
+    argmax, argmin) in accumulator dtype ``acc``; stage ``first`` reads the body, ``combine``
+    reads partial results; ``mean`` divides by the count; ``chunked`` gives each work-item
+    a contiguous run (CPU devices), else an interleaved one."""
+
+    op: str
+    acc: np.dtype
+    stage: str = "first"
+    mean: bool = False
+    chunked: bool = False  # contiguous chunk per work-item (CPU devices) instead of interleaved
+
+    @property
+    def arg(self) -> bool:
+        return self.op in ("argmax", "argmin")
+
+
+@dataclass(frozen=True, slots=True)
 class KernelSpec:
-    """An elementwise kernel over a collapsed index space of ``rank`` dimensions."""
+    """A kernel over a collapsed index space of ``rank`` dimensions: elementwise, or with
+    ``reduce`` set, a reduction whose outputs are indexed by output element, not by ``g``."""
 
     rank: int
     index: str                                   # 'int' or 'long'
@@ -40,6 +59,7 @@ class KernelSpec:
     scalars: tuple[np.dtype, ...]
     body: tuple[Instr, ...]
     outputs: tuple[tuple[Operand, Ref], ...]
+    reduce: Reduction | None = None
 
     @property
     def strided(self) -> bool:

@@ -46,9 +46,37 @@ def install() -> None:
         setattr(DArray, f"__{dunder}__", (lambda n: lambda self, other: E.apply(n, self, other))(name))
     for dunder, name in _UNARY.items():
         setattr(DArray, f"__{dunder}__", (lambda n: lambda self: E.apply(n, self))(name))
+    for name in ("sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin"):
+        setattr(DArray, name, _method(name))
+    for name in ("var", "std"):
+        setattr(DArray, name, _moment(name))
     DArray.__matmul__ = lambda self, other: _linalg().matmul(self, other)
     DArray.__rmatmul__ = lambda self, other: _linalg().matmul(other, self)
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
+
+
+def _method(name: str) -> Callable[..., Any]:
+    def method(self: DArray, axis: Any = None, **kw: Any) -> Any:
+        from . import reduction
+
+        return getattr(reduction, name)(self, axis=axis, **kw)
+
+    method.__name__ = name
+    method.__doc__ = f"``darray.{name}(self, axis=axis, ...)``; NumPy-style method."
+    return method
+
+
+def _moment(name: str) -> Callable[..., Any]:
+    def method(self: DArray, axis: Any = None, *, ddof: float = 0, correction: float | None = None,
+               keepdims: bool = False) -> Any:
+        from . import reduction
+
+        return getattr(reduction, name)(self, axis=axis, correction=ddof if correction is None else correction,
+                                        keepdims=keepdims)
+
+    method.__name__ = name
+    method.__doc__ = f"``darray.{name}``; accepts NumPy's ``ddof`` or the Array API's ``correction``."
+    return method
 
 
 def _linalg() -> Any:

@@ -5,7 +5,6 @@ default floating dtype is float32.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -13,6 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, assign, empty as _empty, from_numpy
+from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
@@ -45,6 +45,10 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = 
         if dtype == _dt.float64:
             dtype = default_float(place)
     out = _empty(shape, _dt.as_dtype(dtype, "full"), place)
+    if not isinstance(fill_value, DArray) and np.ndim(fill_value) == 0:
+        value = np.empty((), out.dtype)
+        np.copyto(value, fill_value, casting="unsafe")  # numpy.full's cast: complex -> real, 2.5 -> 2, ...
+        fill_value = value
     assign(out, out._dim, fill_value)
     return out
 
@@ -89,11 +93,12 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     """See also: numpy.arange (values computed on the host, then copied)."""
     if step == 0:
         raise ValueError("darray arange: step must not be zero")
-    host = np.arange(start, stop, step) if stop is not None else np.arange(start, step=step)
     place = parse(device)
-    if dtype is None and host.dtype == np.float64:
-        dtype = default_float(place)
-    return from_numpy(host if dtype is None else host.astype(_dt.as_dtype(dtype, "arange")), place)
+    dt = None if dtype is None else _dt.as_dtype(dtype, "arange")
+    host = np.arange(start, stop, step, dtype=dt) if stop is not None else np.arange(start, step=step, dtype=dt)
+    if dt is None and host.dtype == _dt.float64:
+        host = host.astype(default_float(place))
+    return from_numpy(host, place)
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: PlaceLike = None,
@@ -102,9 +107,11 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: P
     if not isinstance(num, (int, np.integer)) or isinstance(num, bool) or num < 0:
         raise ValueError(f"darray linspace: num must be a non-negative integer, got {num!r}")
     place = parse(device)
-    host = np.linspace(start, stop, int(num), endpoint=endpoint)
-    return from_numpy(host.astype(_dtype(dtype, place, "linspace") if dtype is not None or host.dtype.kind == "f"
-                                  else host.dtype), place)
+    dt = None if dtype is None else _dt.as_dtype(dtype, "linspace")
+    host = np.linspace(start, stop, int(num), endpoint=endpoint, dtype=dt)
+    if dt is None and host.dtype == _dt.float64:
+        host = host.astype(default_float(place))
+    return from_numpy(host, place)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
@@ -119,9 +126,5 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     start = k if k >= 0 else -k * cols
     count = max(0, min(out.shape[0] - max(-k, 0), cols - max(k, 0)))
     if count:
-        from ..dim import Dim
-
-        diag = Dim((count,), (cols + 1,), start)
-        assign(out, diag, 1)
-    _ = math
+        assign(out, Dim((count,), (cols + 1,), start), 1)
     return out

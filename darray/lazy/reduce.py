@@ -1,0 +1,57 @@
+"""Plan and launch reductions over a fused elementwise term (no temporary for the chain).
+
+Outputs ``M`` (product of kept axes) values, each folding ``K`` elements (product of the
+reduced axes). When ``M`` alone gives too little parallelism, or ``K`` is long, a pass
+writes ``P`` partial results per output (at most ``MAX_CHUNK`` elements each) and the
+partials are reduced again the same way.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..alloc import allocate
+from ..dim import Dim
+from ..place import CLPlace, runtime
+from . import execute, fuse
+from .graph import Input, Term
+from .spec import Reduction
+
+MIN_CHUNK = 16
+MAX_CHUNK = 4096
+_INT64 = np.dtype(np.int64)
+
+
+def partitions(place: CLPlace, m: int, k: int) -> int:
+    """Partial results per output: enough work-items to fill the device, chunks of at most MAX_CHUNK."""
+    target = max(4096, runtime(place).info.compute_units * 2048)
+    parts = max(-(-target // max(m, 1)), -(-k // MAX_CHUNK))
+    return max(1, min(parts, k // MIN_CHUNK))
+
+
+def _target(place: CLPlace, count: int, dtype: np.dtype) -> Input:
+    return Input(allocate(place, count * dtype.itemsize), Dim.contiguous((count,)), dtype)
+
+
+def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
+           out: np.dtype, place: CLPlace, expr: Any, *, divisor: int | None = None, stage: str = "first") -> Any:
+    """Reduce ``roots[0]`` (of ``shape``) over ``axes``; returns the allocation of the results in C order
+    over the kept axes (dtype ``out``; int64 indices for argmax/argmin), divided by ``divisor`` if given
+    (a mean). A ``combine`` stage takes partial values (and, for arg reductions, indices) as ``roots``."""
+    kept = tuple(a for a in range(len(shape)) if a not in axes)
+    m = int(np.prod([shape[a] for a in kept], dtype=np.int64))
+    k = int(np.prod([shape[a] for a in axes], dtype=np.int64))
+    arg = op in ("argmax", "argmin")
+    parts = partitions(place, m, k)
+    last = parts == 1
+    red = Reduction(op, acc, stage, divisor is not None and last, runtime(place).info.type == "CPU")
+    count = m * parts
+    targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
+    plan = fuse.fuse(list(roots), targets, shape=shape, perm=kept + tuple(axes), reduce=red)
+    execute.launch(plan, place, expr, op, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    if last:
+        return targets[-1].alloc
+    grid = Dim.contiguous((m, parts))
+    partial = [Input(t.alloc, grid, t.dtype) for t in targets]
+    return reduce(partial, (m, parts), (1,), op, acc, out, place, expr, divisor=divisor, stage="combine")

@@ -1,0 +1,118 @@
+"""Render a reduction :class:`KernelSpec`: work-item ``p`` folds elements ``k = part, part + P, ...``
+of output ``j = p / P`` (interleaved, so neighbouring work-items read neighbouring memory),
+evaluating the fused elementwise body at ``g = j * K + k`` for each.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import ctype
+from .render import ExprFn, cast, prologue, ref_name, signature, value_lines
+from .spec import Instr, KernelSpec
+
+REDUCE_NAME = "reduce"
+COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
+           "all": "logical_and"}
+
+
+def identity(op: str, dt: np.dtype) -> str:
+    """C literal of the neutral start value of ``op`` in ``dt``."""
+    t = ctype(dt)
+    if op in ("sum", "any"):
+        return f"({t})(0)" if dt.kind != "c" else f"({t})(0, 0)"
+    if op in ("prod", "all"):
+        return f"({t})(1)" if dt.kind != "c" else f"({t})(1, 0)"
+    low = op in ("max", "argmax")
+    if dt.kind == "f":
+        return f"({t})({'-' if low else ''}INFINITY)"
+    if dt.kind == "c":
+        inf = "-INFINITY" if low else "INFINITY"
+        return f"({t})({inf}, {inf})"
+    if dt.kind == "b":
+        return "(uchar)0" if low else "(uchar)1"
+    info = np.iinfo(dt)
+    value = info.min if low else info.max
+    suffix = "UL" if dt.kind == "u" else "L"
+    return f"({t})({value}{suffix})" if value != np.iinfo(np.int64).min else f"({t})(-9223372036854775807L - 1)"
+
+
+def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> str:
+    """C condition: replace (acc, best) by (v, vi); NaN wins, ties keep the lower index."""
+    if dt.kind == "c":
+        r = ctype(dt)[:-1]
+        cmp = f"c{'greater' if op == 'argmax' else 'less'}_{r}({v}, {acc})"
+        nan_v, nan_a = f"(isnan({v}.x) || isnan({v}.y))", f"(isnan({acc}.x) || isnan({acc}.y))"
+        eq = f"({v}.x == {acc}.x && {v}.y == {acc}.y)"
+    else:
+        cmp, eq = f"({v} {'>' if op == 'argmax' else '<'} {acc})", f"({v} == {acc})"
+        nan_v, nan_a = (f"isnan({v})", f"isnan({acc})") if dt.kind == "f" else ("0", "0")
+    return (f"{vi} >= 0 && ({best} < 0 || ({nan_a} ? ({nan_v} && {vi} < {best}) : "
+            f"({nan_v} || {cmp} || ({eq} && {vi} < {best}))))")
+
+
+LANES = 8
+
+
+def _fold(spec: KernelSpec, expr: ExprFn, lane: int, value: str, vi: str) -> list[str]:
+    """Fold ``value`` (index ``vi``) into accumulator lane ``lane``."""
+    red = spec.reduce
+    assert red is not None
+    acc_t, a = ctype(red.acc), f"acc{lane}"
+    if red.arg:
+        take = _arg_take(red.op, red.acc, "v_", "vi_", a, f"best{lane}")
+        return [f"{{ const {acc_t} v_ = {value}; const long vi_ = {vi};",
+                f"  if ({take}) {{ {a} = v_; best{lane} = vi_; }} }}"]
+    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (a, f"({value})"))
+    return [f"{a} = {step};"]
+
+
+def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
+    """OpenCL source for a reduction ``spec`` (see the module docstring).
+
+    Chunked kernels unroll the loop over ``LANES`` independent accumulators: float folds
+    stay vectorisable and sums accumulate blockwise (each lane at most ``MAX_CHUNK / LANES``
+    terms, then lanes, then partials), which is as accurate as NumPy's pairwise sum.
+    """
+    red = spec.reduce
+    assert red is not None
+    acc_t, idx = ctype(red.acc), spec.index
+    lanes = LANES if red.chunked else 1
+    lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
+    lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
+              "    if (p >= M * P) return;", f"    const {idx} j = p / P;"]
+    for lane in range(lanes):
+        lines.append(f"    {acc_t} acc{lane} = {identity(red.op, red.acc)};")
+        if red.arg:
+            lines.append(f"    long best{lane} = -1;")
+    index_ref = spec.outputs[1][1] if red.arg else None
+    value_ref = spec.outputs[0][1]
+
+    def element(lane: int, offset: str) -> list[str]:
+        body, dtypes = value_lines(spec, expr, pad="    ")
+        vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
+        value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
+        return ["    {", f"    const {idx} g = j * K + k{offset};", *body,
+                *("    " + line for line in _fold(spec, expr, lane, value, vi)), "    }"]
+
+    if red.chunked:
+        lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
+        lines.append(f"    {idx} k = k0;")
+        if lanes > 1:
+            lines.append(f"    for (; k + {lanes} <= k1; k += {lanes}) {{")
+            for lane in range(lanes):
+                lines += ["    " + line for line in element(lane, f" + {lane}" if lane else "")]
+            lines.append("    }")
+        lines.append("    for (; k < k1; k++) {")
+    else:
+        lines.append(f"    for ({idx} k = p - j * P; k < K; k += P) {{")
+    lines += ["    " + line for line in element(0, "")]
+    lines.append("    }")
+    for lane in range(1, lanes):
+        lines += ["    " + line for line in _fold(spec, expr, 0, f"acc{lane}", f"best{lane}")]
+    final = "(acc0 / count)" if red.mean else "acc0"
+    out = spec.outputs[0][0]
+    lines.append(f"    out0[out0_o + p] = {cast(red.acc, out.dtype, final)};")
+    if red.arg:
+        lines.append("    out1[out1_o + p] = best0;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,288 @@
+"""The caching allocator: reuse, stats, split and merge, zero size, out of memory, threads."""
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import darray as da
+from darray.alloc import CLASS, Pool, parse_bytes, round_class
+from darray.place import runtime
+from helpers import assert_same
+
+KiB, MiB = 1024, 1024 * 1024
+STAT_KEYS = {"in_use_bytes", "cached_bytes", "peak_bytes", "allocations", "cache_hits", "device_allocations"}
+
+
+@pytest.fixture
+def fresh_pool(cl_place):
+    """A private pool on the OpenCL place, so other tests' blocks cannot serve its requests."""
+    p = Pool(runtime(cl_place))
+    yield p
+    p.empty_cache()
+
+
+def settled(place) -> dict:
+    gc.collect()
+    return da.alloc.stats(place)
+
+
+def test_round_class_and_parse_bytes():
+    assert CLASS == 512
+    assert [round_class(n) for n in (1, 511, 512, 513, 4096, 5000)] == [512, 512, 512, 1024, 4096, 5120]
+    assert parse_bytes("1000") == 1000
+    assert parse_bytes("64MB") == parse_bytes("64mib") == parse_bytes(" 64 M ") == 64 * MiB
+    assert parse_bytes("2GiB") == 2 * 1024 * MiB and parse_bytes("1.5KB") == 1536 and parse_bytes("7b") == 7
+    for bad in ("", "lots", "-5MB", "12XB", "1e9"):
+        with pytest.raises(ValueError, match="DARRAY_MEMORY_LIMIT"):
+            parse_bytes(bad)
+
+
+def test_stats_fields(cl_place):
+    s0 = settled(cl_place)
+    assert STAT_KEYS <= set(s0) and s0["place"] == str(cl_place)
+    assert s0["cached_bytes"] == s0["reserved_bytes"] - s0["in_use_bytes"] >= 0
+    x = da.empty((1000,), dtype=da.float32, device=cl_place)  # 4000 bytes -> one 4096-byte class
+    s1 = da.alloc.stats(cl_place)
+    assert s1["allocations"] == s0["allocations"] + 1
+    assert s1["in_use_bytes"] == s0["in_use_bytes"] + 4096
+    assert s1["peak_bytes"] >= s1["in_use_bytes"] and s1["peak_bytes"] >= s0["peak_bytes"]
+    assert s1["cache_hits"] + s1["device_allocations"] - s0["cache_hits"] - s0["device_allocations"] == 1
+    del x
+    s2 = settled(cl_place)
+    assert s2["in_use_bytes"] == s0["in_use_bytes"] and s2["frees"] == s1["frees"] + 1
+    assert s2["cached_bytes"] >= 4096 and s2["peak_bytes"] == s1["peak_bytes"]
+    assert da.alloc.stats()["place"] == str(da.place.current())
+
+
+def test_stats_cpu_place():
+    s0 = da.alloc.stats("cpu")
+    assert STAT_KEYS <= set(s0)
+    x = da.zeros((256,), device="cpu")
+    s1 = da.alloc.stats("cpu")
+    assert s1["allocations"] == s0["allocations"] + 1 and s1["in_use_bytes"] == s0["in_use_bytes"] + 2048
+    del x
+    assert settled("cpu")["in_use_bytes"] == s0["in_use_bytes"]
+    da.alloc.empty_cache("cpu")
+
+
+def test_reuse_is_flat_over_1000_iterations(cl_place):
+    sizes = [(17,), (1000,), (64, 64), (300_000,)]
+    for shape in sizes:  # first iteration: whatever the pool needs
+        da.empty(shape, dtype=da.float32, device=cl_place)
+    s0 = settled(cl_place)
+    for _ in range(1000):
+        arrays = [da.empty(shape, dtype=da.float32, device=cl_place) for shape in sizes]
+        del arrays
+    s1 = settled(cl_place)
+    assert s1["device_allocations"] == s0["device_allocations"]
+    assert s1["cache_hits"] - s0["cache_hits"] == 4000
+    assert s1["allocations"] - s0["allocations"] == 4000
+    assert s1["in_use_bytes"] == s0["in_use_bytes"] and s1["reserved_bytes"] == s0["reserved_bytes"]
+
+
+def test_same_size_is_a_cache_hit(fresh_pool):
+    a = fresh_pool.allocate(10_000)
+    assert fresh_pool.stats()["device_allocations"] == 1 and a.nbytes == 10_000
+    buf, off = a.buffer, a.offset
+    del a
+    b = fresh_pool.allocate(10_000)
+    s = fresh_pool.stats()
+    assert s["device_allocations"] == 1 and s["cache_hits"] == 1 and s["allocations"] == 2
+    assert (b.buffer, b.offset) == (buf, off)
+
+
+def test_small_blocks_split_and_merge(fresh_pool):
+    quarter = 512 * KiB
+    blocks = [fresh_pool.allocate(quarter) for _ in range(4)]  # exactly one 2 MiB segment
+    s = fresh_pool.stats()
+    assert s["device_allocations"] == 1 and s["segments"] == 1 and s["cached_bytes"] == 0
+    assert len({b.buffer.int_ptr for b in blocks}) == 1
+    assert sorted(b.offset for b in blocks) == [0, quarter, 2 * quarter, 3 * quarter]
+    blocks[0] = blocks[3] = None  # two free quarters, not adjacent: no 1 MiB block yet
+    assert fresh_pool.stats()["cached_bytes"] == 2 * quarter
+    c = fresh_pool.allocate(MiB)
+    assert fresh_pool.stats()["device_allocations"] == 2  # had to grow
+    del c
+    fresh_pool.empty_cache()  # releases the second, now wholly free segment only
+    assert fresh_pool.stats()["segments"] == 1
+    blocks[1] = None  # quarters 0 and 1 merge into one free half
+    d = fresh_pool.allocate(MiB)
+    s = fresh_pool.stats()
+    assert s["device_allocations"] == 2 and d.offset == 0 and d.buffer.int_ptr == blocks[2].buffer.int_ptr
+    del d, blocks
+    s = fresh_pool.stats()
+    assert s["in_use_bytes"] == 0 and s["cached_bytes"] == 2 * MiB
+    many = [fresh_pool.allocate(CLASS) for _ in range(4096)]  # the whole merged segment, 512 bytes at a time
+    assert fresh_pool.stats()["device_allocations"] == 2
+    del many
+    assert fresh_pool.allocate(MiB).offset == 0  # everything merged back into one block
+    assert fresh_pool.stats()["device_allocations"] == 2
+
+
+def test_large_blocks_split_and_merge(fresh_pool):
+    big = fresh_pool.allocate(8 * MiB)
+    assert fresh_pool.stats()["device_allocations"] == 1
+    del big
+    a = fresh_pool.allocate(3 * MiB)
+    b = fresh_pool.allocate(5 * MiB)
+    s = fresh_pool.stats()
+    assert s["device_allocations"] == 1 and s["cache_hits"] == 2
+    assert a.buffer.int_ptr == b.buffer.int_ptr and {a.offset, b.offset} == {0, 3 * MiB}
+    del a, b
+    c = fresh_pool.allocate(8 * MiB)
+    assert fresh_pool.stats()["device_allocations"] == 1 and c.offset == 0
+    del c
+    fresh_pool.empty_cache()
+    s = fresh_pool.stats()
+    assert s["reserved_bytes"] == 0 and s["segments"] == 0 and s["cached_bytes"] == 0
+
+
+def test_small_requests_never_take_large_blocks(fresh_pool):
+    big = fresh_pool.allocate(4 * MiB)
+    del big
+    small = fresh_pool.allocate(1000)
+    assert fresh_pool.stats()["device_allocations"] == 2
+    assert small.nbytes == 1000
+
+
+def test_empty_cache_keeps_blocks_in_use(cl_place, fresh_pool):
+    a = fresh_pool.allocate(1000)
+    fresh_pool.empty_cache()
+    s = fresh_pool.stats()
+    assert s["segments"] == 1 and s["in_use_bytes"] == 1024
+    del a
+    fresh_pool.empty_cache()
+    assert fresh_pool.stats()["reserved_bytes"] == 0
+    x = da.arange(1000, dtype=da.int32, device=cl_place)
+    da.alloc.empty_cache(cl_place)
+    assert_same(x, np.arange(1000, dtype=np.int32))
+    assert settled(cl_place)["in_use_bytes"] >= 4000
+
+
+def test_too_large_for_the_device(fresh_pool):
+    limit = fresh_pool.rt.info.max_alloc_bytes
+    with pytest.raises(MemoryError, match="largest single allocation"):
+        fresh_pool.allocate(limit + 1)
+    assert fresh_pool.allocate(100).nbytes == 100
+
+
+def test_zero_size_allocates_nothing(any_place):
+    s0 = settled(any_place)
+    arrays = [da.zeros((0, 5), device=any_place), da.empty((3, 0), dtype=da.int8, device=any_place),
+              da.asarray(np.ones((0,)), device=any_place), da.ones((2, 0, 2), device=any_place).copy()]
+    s1 = da.alloc.stats(any_place)
+    assert s1["allocations"] == s0["allocations"] and s1["in_use_bytes"] == s0["in_use_bytes"]
+    for x in arrays:
+        assert x.size == 0 and x.get().size == 0
+        x[...] = 1
+        assert x.astype(da.int32).shape == x.shape and x.nbytes == 0
+    if isinstance(any_place, da.CLPlace):
+        assert arrays[0]._alloc.buffer is None and arrays[0]._alloc.nbytes == 0
+
+
+def test_freed_block_reused_while_a_kernel_reads_it(cl_place):
+    """A block freed with pending work is handed out again only behind that work."""
+    n = 1 << 20
+    for i in range(20):
+        x = da.full((n,), i, dtype=da.int32, device=cl_place)
+        y = x.copy()  # reads x on the compute stream
+        del x
+        z = da.full((n,), -1, dtype=da.int32, device=cl_place)  # may get x's block
+        assert int(y[n - 1]) == i and int(y[0]) == i
+        assert int(z[n // 2]) == -1
+
+
+def test_threads_allocate_and_free_at_once(cl_place):
+    s0 = settled(cl_place)
+    errors: list[str] = []
+    start = threading.Barrier(8)
+
+    def work(tid: int) -> None:
+        try:
+            start.wait(30)
+            for it in range(25):
+                value = tid * 1000 + it
+                n = 1000 + 37 * tid + it
+                x = da.full((n,), value, dtype=da.int32, device=cl_place)
+                extra = [da.empty((CLASS * (k + 1),), dtype=da.uint8, device=cl_place) for k in range(3)]
+                got = x.get()
+                if got.shape != (n,) or not (got == value).all():
+                    errors.append(f"thread {tid} iteration {it}: {np.unique(got)[:5]} instead of {value}")
+                del x, extra
+        except Exception as err:  # reported below
+            errors.append(f"thread {tid}: {type(err).__name__}: {err}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors[:5]
+    s1 = settled(cl_place)
+    assert s1["allocations"] - s0["allocations"] >= 8 * 25 * 4
+    assert s1["in_use_bytes"] == s0["in_use_bytes"]
+    assert da.full((3,), 5, device=cl_place).get().tolist() == [5.0, 5.0, 5.0]
+
+
+# -- out of memory (subprocesses: the limit is read when a place's pool is created) ------------
+
+OOM_SCRIPT = """
+import gc, darray as da
+place = da.place.parse("cl")
+MiB = 1024 * 1024
+a = da.empty((40 * MiB,), dtype=da.uint8, device=place)
+try:
+    b = da.empty((40 * MiB,), dtype=da.uint8, device=place)
+except MemoryError as err:
+    print("ERR", err)
+else:
+    print("NO ERROR")
+s = da.alloc.stats(place)
+print("STATS", s["in_use_bytes"], s["limit_bytes"], s["oom_retries"])
+a[...] = 3
+print("STILL", int(a[12345]))
+del a
+b = da.empty((40 * MiB,), dtype=da.uint8, device=place)
+b[...] = 7
+print("AFTER", int(b[-1]), da.alloc.stats(place)["in_use_bytes"])
+del b  # cached now: the next request must release the cache and retry
+c = da.full((50 * MiB,), 1, dtype=da.uint8, device=place)
+s = da.alloc.stats(place)
+print("RETRY", int(c[0]), s["oom_retries"], s["reserved_bytes"])
+"""
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_out_of_memory_then_recovery(cl_place):
+    proc = run_python(OOM_SCRIPT, DARRAY_MEMORY_LIMIT="64MB")
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.strip().splitlines())
+    err = lines["ERR"]
+    for part in ("requested 41943040 bytes", "in use 41943040", "cached 0", "limit 67108864", str(cl_place)):
+        assert part in err, err
+    assert lines["STATS"].split() == ["41943040", "67108864", "1"]
+    assert lines["STILL"] == "3"
+    assert lines["AFTER"].split() == ["7", "41943040"]
+    retry = lines["RETRY"].split()
+    assert retry[:2] == ["1", "2"] and int(retry[2]) <= 64 * 1024 * 1024
+
+
+def test_memory_limit_formats(cl_place):
+    code = "import darray as da; print(da.alloc.stats(da.place.parse('cl'))['limit_bytes'])"
+    for text, want in (("1000000", 1000000), ("0.5GiB", 512 * MiB), ("512MB", 512 * MiB)):
+        proc = run_python(code, DARRAY_MEMORY_LIMIT=text)
+        assert proc.returncode == 0, proc.stderr
+        assert int(proc.stdout) == want
+    proc = run_python(code, DARRAY_MEMORY_LIMIT="plenty")
+    assert proc.returncode != 0 and "DARRAY_MEMORY_LIMIT" in proc.stderr

@@ -1,0 +1,157 @@
+"""Creation functions against NumPy: empty, zeros, ones, full, *_like, arange, linspace, eye."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+from helpers import assert_same, shapes
+
+DTYPES = [None, "bool", "int8", "uint16", "int32", "int64", "uint64", "float32", "float64", "complex64", "complex128"]
+
+
+def np_dtype(dtype):
+    return None if dtype is None else np.dtype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_zeros_ones_empty(any_place, dtype):
+    for shape in [(), 5, (2, 3), (0, 4), (1,) * 9, [3, 2]]:
+        for fn in ("zeros", "ones"):
+            got = getattr(da, fn)(shape, dtype=dtype, device=any_place)
+            assert got.place == any_place
+            assert_same(got, getattr(np, fn)(shape, dtype=np_dtype(dtype)))
+        e = da.empty(shape, dtype=dtype, device=any_place)
+        want = np.empty(shape, dtype=np_dtype(dtype))
+        assert e.shape == want.shape and e.dtype == want.dtype and e.place == any_place
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@given(shape=shapes(0, 4, 0, 5), fill=st.one_of(st.integers(-100, 100), st.floats(-1e3, 1e3), st.booleans(),
+                                                  st.sampled_from([float("nan"), float("inf"), -0.0, 1 + 2j])),
+       dtype=st.sampled_from([None, "float32", "int16", "complex128", "bool"]))
+def test_full(any_place, shape, fill, dtype):
+    with np.errstate(all="ignore"):
+        want = np.full(shape, fill, dtype=np_dtype(dtype))
+        got = da.full(shape, fill, dtype=dtype, device=any_place)
+    assert_same(got, want)
+    if want.dtype.kind == "f":
+        assert np.array_equal(np.signbit(got.get()), np.signbit(want))
+
+
+def test_full_casts_like_numpy(any_place):
+    with pytest.raises(OverflowError):
+        da.full(3, 300, dtype="int8", device=any_place)
+    with pytest.raises(OverflowError):
+        da.full(3, -1, dtype="uint8", device=any_place)
+    assert_same(da.full(3, np.int64(300), dtype="int8", device=any_place), np.full(3, np.int64(300), dtype="int8"))
+    assert_same(da.full(3, 2.9, dtype="int16", device=any_place), np.full(3, 2.9, dtype="int16"))
+    with pytest.warns(np.exceptions.ComplexWarning):
+        got = da.full(3, 1 + 2j, dtype="float32", device=any_place)
+    assert_same(got, np.ones(3, np.float32))
+
+
+def test_full_array_fill_value(any_place):
+    fill = np.array([1.5, 2.5, 3.5], np.float32)
+    assert_same(da.full((2, 3), fill, device=any_place), np.full((2, 3), fill))
+    assert_same(da.full((2, 3), np.int8(7), device=any_place), np.full((2, 3), np.int8(7)))
+
+
+@pytest.mark.parametrize("dtype", [None, "int8", "float32", "complex64"], ids=str)
+def test_like_functions(any_place, dtype):
+    host = np.arange(12, dtype=np.int32).reshape(3, 4)[:, ::-2]
+    x = da.asarray(host, device=any_place)
+    for fn in ("zeros_like", "ones_like"):
+        got = getattr(da, fn)(x, dtype=dtype)
+        assert got.place == any_place
+        assert_same(got, getattr(np, fn)(host, dtype=np_dtype(dtype)))
+    assert_same(da.full_like(x, 7, dtype=dtype), np.full_like(host, 7, dtype=np_dtype(dtype)))
+    e = da.empty_like(x, dtype=dtype)
+    assert e.shape == host.shape and e.dtype == np.empty_like(host, dtype=np_dtype(dtype)).dtype
+    assert e.place == any_place
+    assert_same(da.full_like(x, 2.75), np.full_like(host, 2.75))  # cast to the array's dtype
+
+
+def test_like_on_another_place(cl_place):
+    x = da.ones((2, 2), device="cpu")
+    for fn in (da.zeros_like, da.ones_like, da.empty_like):
+        assert fn(x, device=cl_place).place == cl_place
+    assert da.full_like(x, 3, device=cl_place).place == cl_place
+
+
+@pytest.mark.parametrize("args", [(5,), (2, 10), (2, 11, 3), (10, 2, -2), (0, 1, 0.1), (1.5, 4.0), (-3, 3, 0.75),
+                                  (5, 1), (0,), (3, 3)], ids=str)
+@pytest.mark.parametrize("dtype", [None, "int32", "float32", "float64", "uint8"], ids=str)
+def test_arange(any_place, args, dtype):
+    if dtype == "uint8" and any(a < 0 for a in args):
+        return
+    want = np.arange(*args, dtype=np_dtype(dtype))
+    got = da.arange(*args, dtype=dtype, device=any_place)
+    assert got.place == any_place
+    assert_same(got, want)
+
+
+def test_arange_keyword_stop_and_zero_step(any_place):
+    assert_same(da.arange(1, stop=7, step=2, device=any_place), np.arange(1, 7, 2))
+    assert_same(da.arange(5, step=2, device=any_place), np.arange(5, step=2))
+    with pytest.raises(ValueError, match="step"):
+        da.arange(0, 5, 0, device=any_place)
+
+
+@pytest.mark.parametrize("args", [(0, 1, 5), (-5, 5, 7), (2.5, -1.5, 10), (0, 1, 0), (0, 1, 1), (1, 10, 4)],
+                         ids=str)
+@pytest.mark.parametrize("dtype", [None, "float32", "float64", "int32", "complex64"], ids=str)
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace(any_place, args, dtype, endpoint):
+    want = np.linspace(*args, endpoint=endpoint, dtype=np_dtype(dtype))
+    got = da.linspace(*args, dtype=dtype, device=any_place, endpoint=endpoint)
+    assert_same(got, want)
+
+
+def test_linspace_complex_and_errors(any_place):
+    assert_same(da.linspace(0, 1 + 2j, 5, device=any_place), np.linspace(0, 1 + 2j, 5))
+    for num in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="num"):
+            da.linspace(0, 1, num, device=any_place)
+
+
+@pytest.mark.parametrize("n,m,k", [(3, None, 0), (3, 4, 1), (4, 3, -1), (3, 4, -2), (2, 5, 4), (4, 4, 5),
+                                   (4, 4, -4), (0, None, 0), (1, 1, 0), (5, 2, -3)], ids=str)
+@pytest.mark.parametrize("dtype", [None, "int8", "bool", "complex64"], ids=str)
+def test_eye(any_place, n, m, k, dtype):
+    assert_same(da.eye(n, m, k=k, dtype=dtype, device=any_place), np.eye(n, m, k=k, dtype=np_dtype(dtype)))
+
+
+def test_eye_errors(any_place):
+    for bad in (-1, 2.0, True):
+        with pytest.raises(ValueError, match="eye"):
+            da.eye(bad, device=any_place)
+        with pytest.raises(ValueError, match="eye"):
+            da.eye(2, bad, device=any_place)
+
+
+def test_default_device_is_current_place(cl_place):
+    with da.place.use("cpu"):
+        assert da.zeros(3).place == da.CPUPlace()
+        assert da.arange(3).place == da.CPUPlace()
+        assert da.asarray([1, 2]).place == da.CPUPlace()
+    with da.place.use(cl_place):
+        assert da.eye(2).place == cl_place
+        assert da.linspace(0, 1, 3).place == cl_place
+        assert da.full((2,), 1).place == cl_place
+
+
+def test_creation_bad_input(any_place):
+    with pytest.raises(ValueError, match="negative"):
+        da.zeros((2, -1), device=any_place)
+    with pytest.raises(ValueError, match="9"):
+        da.ones((1,) * 10, device=any_place)
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        da.empty(3, dtype="U5", device=any_place)
+    with pytest.raises(TypeError):
+        da.full(3, 1.0, dtype=object, device=any_place)
+    with pytest.raises(TypeError):
+        da.zeros(2.5, device=any_place)
+    assert_same(da.zeros((2, 1), device=any_place), np.zeros((2, 1)))

@@ -1,0 +1,197 @@
+"""The command line (`python -m darray info | demo | bench`) and the benchmark harness."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import darray as da
+from darray import __main__ as cli
+from darray.benchmarks import harness
+
+MEMORY_CASES = {
+    "memory.copy_bandwidth": {"raw_kernel_GBps", "darray_kernel_GBps", "darray_wall_GBps", "numpy_copyto_GBps"},
+    "memory.pooled_alloc_1MiB": {"pooled_us", "raw_us", "darray_empty_us"},
+    "memory.alloc_steady_state": {"device_allocations_after_first", "cache_hits_growth"},
+    "memory.transfer_64MiB": {"h2d_GBps", "d2h_GBps", "numpy_copyto_GBps"},
+    "scheduler.launch_overhead": {"raw_us", "darray_us", "overhead_us"},
+    "scheduler.stream_overlap": {"one_stream_ms", "two_streams_ms", "overlap_fraction"},
+}
+RATIOS = {
+    "memory.pooled_alloc_1MiB": {"pooled/raw"},
+    "memory.transfer_64MiB": {"h2d/copyto", "d2h/copyto"},
+    "memory.copy_bandwidth": {"darray/numpy", "darray_kernel/raw_kernel"},
+}
+
+
+def _require_opencl() -> None:
+    if not da.place.is_available():
+        if os.environ.get("DARRAY_REQUIRE_OPENCL") == "1":
+            pytest.fail("DARRAY_REQUIRE_OPENCL=1 but no OpenCL device was found")
+        pytest.skip("no OpenCL device")
+
+
+def _run(tmp_path: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    """``python -m darray ARGS`` from a neutral folder, so the darray under test is imported."""
+    env = dict(os.environ)
+    env.pop("DARRAY_DEVICE", None)
+    return subprocess.run([sys.executable, "-m", "darray", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _explain(proc: subprocess.CompletedProcess) -> str:
+    return f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
+
+
+def test_info(tmp_path):
+    proc = _run(tmp_path, "info")
+    assert proc.returncode == 0, _explain(proc)
+    assert "default place:" in proc.stdout
+    assert "allocator stats" in proc.stdout and "device_allocations" in proc.stdout
+    for d in da.place.devices():
+        assert d.name in proc.stdout
+
+
+def test_demo_passes(tmp_path):
+    _require_opencl()
+    proc = _run(tmp_path, "demo")
+    assert proc.returncode == 0, _explain(proc)
+    assert not [line for line in proc.stdout.splitlines() if line[25:29] == "FAIL"], _explain(proc)
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.startswith("demo:") and "0 FAIL" in last, last
+    assert "compiles:" in proc.stdout  # the profile table
+
+
+def test_demo_on_cpu_place(tmp_path):
+    proc = _run(tmp_path, "demo", "--device", "cpu")
+    assert proc.returncode == 0, _explain(proc)
+    assert "demo on cpu" in proc.stdout
+
+
+def test_bench_quick_json(tmp_path):
+    _require_opencl()
+    out = tmp_path / "bench.json"
+    proc = _run(tmp_path, "bench", "--quick", "--json", str(out))
+    assert proc.returncode == 0, _explain(proc)
+    data = json.loads(out.read_text())
+    assert data["quick"] is True
+    assert data["errors"] == []
+    assert {"environment", "cases", "targets_missed", "seconds"} <= set(data)
+    assert data["environment"]["place"].startswith("cl:")
+    for key, figures in MEMORY_CASES.items():
+        assert key in data["cases"], f"{key} missing from {sorted(data['cases'])}"
+        case = data["cases"][key]
+        assert case["error"] is None and case["skipped"] is None
+        assert figures <= set(case["figures"]), (key, sorted(case["figures"]))
+    for key, ratios in RATIOS.items():
+        assert ratios <= set(data["cases"][key]["ratios"]), (key, sorted(data["cases"][key]["ratios"]))
+    targets = data["cases"]["memory.pooled_alloc_1MiB"]["targets"]["pooled/raw"]
+    assert targets["op"] == "<=" and targets["value"] == 0.1 and isinstance(targets["met"], bool)
+    # Not a timing: the caching allocator must not create device buffers in a steady state.
+    assert data["cases"]["memory.alloc_steady_state"]["figures"]["device_allocations_after_first"] == 0
+    assert data["cases"]["memory.alloc_steady_state"]["figures"]["cache_hits_growth"] > 0
+    overlap = data["cases"]["scheduler.stream_overlap"]["figures"]["overlap_fraction"]
+    assert 0.0 <= overlap <= 1.0
+    assert "case" in proc.stdout and "target" in proc.stdout  # the table
+
+
+def test_bench_list_and_only(capsys):
+    assert cli.main(["bench", "--list"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert set(MEMORY_CASES) <= set(listed)
+
+
+def test_bad_subcommand_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as err:
+        cli.main(["frobnicate"])
+    assert err.value.code == 2
+    with pytest.raises(SystemExit):
+        cli.main([])
+
+
+def test_device_option_sets_the_env(monkeypatch):
+    monkeypatch.delenv("DARRAY_DEVICE", raising=False)
+    args = cli.build_parser().parse_args(["--device", "cpu", "info"])
+    assert args.device == "cpu"
+    args = cli.build_parser().parse_args(["bench", "--device", "cl:0", "--quick"])
+    assert args.device == "cl:0" and args.quick
+    assert not hasattr(cli.build_parser().parse_args(["info"]), "device")
+
+
+def test_demo_steps_are_registered_in_order():
+    titles = [t for t, _ in cli.DEMO_STEPS]
+    assert titles[:3] == ["creation", "asarray round trip", "views, slice assignment"]
+    assert len(set(titles)) == len(titles)
+
+
+def test_demo_check_reports_differences():
+    import numpy as np
+
+    d = cli.Demo(da.CPUPlace())
+    d.check("same", np.arange(3), np.arange(3))
+    assert not d.failures
+    d.check("dtype", np.arange(3, dtype=np.int32), np.arange(3))
+    d.check("shape", np.arange(3), np.arange(4))
+    d.check("values", np.arange(3), np.arange(3) + 1)
+    d.check("close", np.float32([1.0]), np.float32([1.0 + 1e-7]), rtol=1e-6)
+    assert [f.split(":")[0] for f in d.failures] == ["dtype", "shape", "values"]
+
+
+# -- harness ---------------------------------------------------------------------------------
+
+
+def test_target_parse_and_met():
+    t = harness.Target.parse(">= 0.8")
+    assert t.met(0.8) and t.met(2) and not t.met(0.79) and not t.met(float("nan"))
+    assert str(harness.Target.parse("<= 5")) == "<= 5"
+    with pytest.raises(ValueError):
+        harness.Target.parse("> 3")
+
+
+def test_timeit_returns_median_seconds():
+    calls = []
+    t = harness.timeit(lambda: calls.append(1), warmup=2, repeat=3, number=4)
+    assert len(calls) == 2 + 3 * 4
+    assert 0 <= t < 0.1
+
+
+def test_run_cases_reports_errors_and_skips_and_the_table_shows_them():
+    def good(run):
+        run.figure("a_us", 2.0, "us", target="<= 5")
+        run.ratio("x/y", 0.5, target=">= 0.8")
+
+    def bad(run):
+        raise RuntimeError("boom")
+
+    def skipped(run):
+        run.skip("not here")
+
+    cases = [harness.CaseDef("good", "t", good, needs_opencl=False), harness.CaseDef("bad", "t", bad, needs_opencl=False),
+             harness.CaseDef("skip", "t", skipped, needs_opencl=False)]
+    res = harness.run_cases(cases, quick=True, place=da.CPUPlace())
+    assert res[0].met() == {"a_us": True, "x/y": False}
+    assert res[1].error == "RuntimeError: boom"
+    assert res[2].skipped == "not here"
+    table = harness.format_table(res)
+    assert "MISSED" in table and "ERROR RuntimeError: boom" in table and "skipped: not here" in table
+    data = harness.report_json(res, place=da.CPUPlace(), quick=True, seconds=0.1)
+    assert data["errors"] == ["t.bad"] and data["targets_missed"] == ["t.good:x/y"]
+    json.dumps(data)
+
+
+def test_overlap_from_profiler_timestamps():
+    from darray.benchmarks.scheduler import overlap_of
+
+    class R:
+        def __init__(self, stream, start, end):
+            self.stream, self.start, self.end = stream, start, end
+
+    frac, span = overlap_of([R(1, 0, 10), R(1, 10, 20), R(2, 15, 40)])
+    assert span == pytest.approx(40e-9)
+    assert frac == pytest.approx(5 / 40)
+    assert overlap_of([R(1, 0, 10), R(1, 5, 30)])[0] == 0.0
+    assert overlap_of([]) == (0.0, 0.0)

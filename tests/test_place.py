@@ -1,0 +1,261 @@
+"""Places: parsing, equality, discovery, the current-place guard, default selection, program cache."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import darray as da
+from darray.place import CLPlace, CPUPlace
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter with extra environment variables; fails the test on error."""
+    full_env = {**os.environ, **env}
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+# -- parsing --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,want", [("cpu", CPUPlace()), ("CPU", CPUPlace()), (" cpu ", CPUPlace()),
+                                       ("cl:0", CLPlace(0)), ("cl:3", CLPlace(3)), ("opencl:1", CLPlace(1)),
+                                       (CLPlace(2), CLPlace(2)), (CPUPlace(), CPUPlace())])
+def test_parse(text, want):
+    assert da.place.parse(text) == want
+
+
+def test_parse_cl_is_best_device(cl_place):
+    assert isinstance(da.place.parse("cl"), CLPlace)
+    assert da.place.parse("cl") == cl_place
+    assert da.place.parse(None) == da.place.current()
+
+
+@pytest.mark.parametrize("bad", ["", "gpu:0x", "cl:", "cl:-1", "cl:a", "cuda:0", "cpu:0", "cl0", 0, 1.5, ["cl"]])
+def test_parse_bad(bad):
+    with pytest.raises(ValueError, match="cpu"):
+        da.place.parse(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.0, "0"])
+def test_clplace_bad_index(bad):
+    with pytest.raises(ValueError, match="index"):
+        CLPlace(bad)
+
+
+def test_equality_hash_repr():
+    assert CLPlace(0) == CLPlace(0) and CLPlace(0) != CLPlace(1) and CLPlace(0) != CPUPlace()
+    assert CPUPlace() == CPUPlace()
+    assert len({CLPlace(0), CLPlace(0), CLPlace(1), CPUPlace(), CPUPlace()}) == 3
+    assert {CLPlace(1): "a"}[da.place.parse("cl:1")] == "a"
+    assert repr(CLPlace(3)) == "CLPlace(3)" and str(CLPlace(3)) == "cl:3"
+    assert repr(CPUPlace()) == "CPUPlace()" and str(CPUPlace()) == "cpu"
+    assert CLPlace().index == 0
+    assert da.place.parse(str(CLPlace(2))) == CLPlace(2)
+    with pytest.raises(AttributeError):
+        CLPlace(0).index = 1  # frozen
+
+
+# -- discovery ------------------------------------------------------------------------------
+
+PROPERTY_KEYS = {"index", "platform", "name", "type", "vendor", "driver", "global_mem_bytes", "max_alloc_bytes",
+                 "compute_units", "max_work_group_size", "fp16", "fp64", "host_unified_memory"}
+
+
+def test_discovery(cl_place):
+    devs = da.place.devices()
+    assert da.place.is_available() is True
+    assert da.place.device_count() == len(devs) >= 1
+    for i, info in enumerate(devs):
+        assert info.index == i
+        assert da.place.get_device_name(i) == info.name and info.name
+        props = da.place.get_device_properties(i)
+        assert PROPERTY_KEYS <= set(props)
+        assert props["type"] in ("GPU", "CPU", "ACCELERATOR", "OTHER")
+        assert props["global_mem_bytes"] >= props["max_alloc_bytes"] > 0 and props["compute_units"] >= 1
+        assert isinstance(props["fp16"], bool) and isinstance(props["fp64"], bool)
+        json.dumps(props)
+    assert da.place.get_device_name() == devs[0].name
+
+
+def test_pocl_lacks_fp16(cl_place):
+    info = da.place.runtime(cl_place).info
+    if "Portable Computing Language" not in info.platform:
+        pytest.skip("PoCL-specific")
+    assert info.fp16 is False and info.fp64 is True
+
+
+@pytest.mark.parametrize("bad", [-1, 99, 1.0, True, "0"])
+def test_discovery_bad_index(bad):
+    with pytest.raises(IndexError, match="device"):
+        da.place.get_device_name(bad)
+    with pytest.raises(IndexError, match="device"):
+        da.place.get_device_properties(bad)
+
+
+def test_missing_device_index(cl_place):
+    missing = CLPlace(da.place.device_count() + 5)
+    with pytest.raises(ValueError, match="no OpenCL device"):
+        da.zeros(3, device=missing)
+    with pytest.raises(ValueError, match="no OpenCL device"):
+        with da.place.use(missing):
+            pass
+    assert da.place.current() == da.place.default()
+    assert da.zeros(3, device=cl_place).get().sum() == 0
+
+
+# -- the guard ------------------------------------------------------------------------------
+
+
+def test_use_nested_and_restored(cl_place):
+    outer = da.place.current()
+    with da.place.use("cpu") as p:
+        assert p == CPUPlace() and da.place.current() == CPUPlace()
+        with da.place.use(cl_place):
+            assert da.place.current() == cl_place
+            assert da.zeros(2).place == cl_place
+            with da.place.use("cpu"):
+                assert da.ones(2).place == CPUPlace()
+            assert da.place.current() == cl_place
+        assert da.place.current() == CPUPlace()
+        assert da.zeros(2).place == CPUPlace()
+    assert da.place.current() == outer
+
+
+def test_use_restored_on_exception(cl_place):
+    outer = da.place.current()
+    with pytest.raises(KeyError):
+        with da.place.use("cpu"):
+            with da.place.use(cl_place):
+                raise KeyError("boom")
+    assert da.place.current() == outer
+    with pytest.raises(ValueError):
+        with da.place.use("nowhere"):
+            pass
+    assert da.place.current() == outer
+
+
+def test_use_is_per_thread(cl_place):
+    seen: dict[str, object] = {}
+    entered, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        entered.wait(10)
+        seen["other"] = da.place.current()
+        seen["array"] = da.zeros(1).place
+        with da.place.use(cl_place):
+            seen["inner"] = da.place.current()
+            release.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    with da.place.use("cpu"):
+        entered.set()
+        release.wait(10)
+        assert da.place.current() == CPUPlace()
+    t.join(10)
+    assert seen["other"] == da.place.default() == seen["array"]
+    assert seen["inner"] == cl_place
+
+
+# -- default selection ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env,want", [("cpu", "cpu"), ("cl:0", "cl:0"), ("cl", "best")])
+def test_default_from_env(cl_place, env, want):
+    out = run_python("""
+        import darray as da
+        print(da.place.default(), da.place.current(), da.zeros(2).place)
+    """, DARRAY_DEVICE=env).stdout.split()
+    expect = str(cl_place) if want == "best" else want
+    assert out == [expect] * 3
+
+
+def test_default_without_env_is_best_device(cl_place):
+    env = {k: v for k, v in os.environ.items() if k != "DARRAY_DEVICE"}
+    proc = subprocess.run([sys.executable, "-c", "import darray as da; print(da.place.default())"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(cl_place)
+
+
+def test_default_bad_env():
+    proc = subprocess.run([sys.executable, "-c", "import darray as da; da.zeros(2)"],
+                          env={**os.environ, "DARRAY_DEVICE": "tpu:0"}, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "ValueError" in proc.stderr and "tpu:0" in proc.stderr
+
+
+def test_opencl_is_lazy():
+    out = run_python("""
+        import darray as da
+        from darray.place import _discovery, _runtime
+        x = da.zeros(3, device="cpu")
+        da.place.parse("cl:0")
+        print(_discovery._found is None, len(_runtime.runtimes()))
+    """).stdout.split()
+    assert out == ["True", "0"]
+
+
+# -- program cache --------------------------------------------------------------------------
+
+
+def test_program_cache_on_disk(cl_place, tmp_path):
+    code = """
+        import darray as da
+        src = "__kernel void k(__global int *x) { x[get_global_id(0)] += 41; }"
+        with da.profile() as p:
+            da.place.runtime(da.place.parse("cl")).programs.kernel(src, "k")
+            x = da.full((5,), 2, dtype=da.int32, device="cl")
+        print(x.get().tolist(), [c.from_disk for c in p.compiles])
+    """
+    first = run_python(code, DARRAY_CACHE_DIR=str(tmp_path)).stdout.strip()
+    assert first.startswith("[2, 2, 2, 2, 2]") and "False" in first and "True" not in first, first
+    assert len(list(tmp_path.glob("*.bin"))) >= 2
+    second = run_python(code, DARRAY_CACHE_DIR=str(tmp_path)).stdout.strip()
+    assert second.startswith("[2, 2, 2, 2, 2]") and "True" in second and "False" not in second, second
+
+
+def test_program_cache_in_memory(cl_place):
+    programs = da.place.runtime(cl_place).programs
+    src = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }"
+    k1 = programs.kernel(src, "twice")
+    with da.profile() as p:
+        k2 = programs.kernel(src, "twice")
+    assert k1 is k2 and p.compiles == []
+    k3 = programs.kernel(src, "twice", "-DUNUSED=1")
+    assert k3 is not k1
+
+
+def test_program_cache_disabled(cl_place, tmp_path):
+    code = """
+        import darray as da
+        with da.profile() as p:
+            da.place.runtime(da.place.parse("cl")).programs.kernel("__kernel void k(__global int *x) {}", "k")
+        print([c.from_disk for c in p.compiles])
+    """
+    assert run_python(code, DARRAY_CACHE_DIR="").stdout.strip() == "[False]"
+    assert run_python(code, DARRAY_CACHE_DIR="").stdout.strip() == "[False]"
+
+
+def test_corrupt_cache_file_is_rebuilt(cl_place, tmp_path):
+    code = """
+        import darray as da
+        with da.profile() as p:
+            x = da.full((3,), 7, dtype=da.int16, device="cl")
+        print(x.get().tolist(), [c.from_disk for c in p.compiles])
+    """
+    run_python(code, DARRAY_CACHE_DIR=str(tmp_path))
+    for f in tmp_path.glob("*.bin"):
+        f.write_bytes(b"not a binary")
+    out = run_python(code, DARRAY_CACHE_DIR=str(tmp_path)).stdout.strip()
+    assert out.startswith("[7, 7, 7]"), out
+    np.testing.assert_array_equal(da.full((3,), 7, dtype=da.int16, device=cl_place).get(), [7, 7, 7])
