@@ -183,6 +183,31 @@ class DArray:
                             f"shape {self.shape}")
         return int(self.item())
 
+    def reshape(self, *shape: Any, copy: bool | None = None) -> "DArray":
+        """A view with a new shape when the strides allow it, else a contiguous copy (``copy=False``
+        raises ValueError then). One dimension may be -1."""
+        target = shape[0] if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) else shape
+        dim = self._dim.reshape(target)
+        if dim is not None and not copy:
+            return self._view(dim)
+        if copy is False:
+            raise ValueError(f"darray reshape: cannot reshape {self.shape} into {tuple(target)} without copying")
+        flat = self.astype(self._dtype, copy=True)
+        return flat._view(flat._dim.reshape(target))
+
+    def ravel(self) -> "DArray":
+        """1-D view when possible, else a copy."""
+        return self.reshape(-1)
+
+    def flatten(self) -> "DArray":
+        """1-D copy."""
+        return self.reshape(-1, copy=True)
+
+    def transpose(self, *axes: Any) -> "DArray":
+        """Axes permuted (a view); no argument reverses them."""
+        perm = axes[0] if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)) else (axes or None)
+        return self._view(self._dim.transpose(perm))
+
     # -- indexing -----------------------------------------------------------------
     def __getitem__(self, key: Any) -> "DArray":
         return self._view(self._dim.getitem(key))

@@ -188,6 +188,25 @@ def test_default_without_env_is_best_device(cl_place):
     assert proc.stdout.strip() == str(cl_place)
 
 
+def test_default_without_devices_is_cpu_with_one_warning():
+    out = run_python("""
+        import warnings
+        import pyopencl as cl
+        cl.get_platforms = lambda: []  # no OpenCL platform at all
+        import darray as da
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            a, b = da.zeros(2), da.ones(2)
+            print(da.place.default(), a.place, b.place, da.place.is_available(), da.place.device_count())
+        print(len(caught), caught[0].category.__name__, "OpenCL" in str(caught[0].message))
+        try:
+            da.place.parse("cl")
+        except ValueError as err:
+            print("none was found" in str(err))
+    """, DARRAY_DEVICE="").stdout.split()
+    assert out == ["cpu", "cpu", "cpu", "False", "0", "1", "RuntimeWarning", "True", "True"]
+
+
 def test_default_bad_env():
     proc = subprocess.run([sys.executable, "-c", "import darray as da; da.zeros(2)"],
                           env={**os.environ, "DARRAY_DEVICE": "tpu:0"}, capture_output=True, text=True, timeout=120)

@@ -45,14 +45,16 @@ inline C cexpm1_##R(C z) {                   /* NumPy's formula, specials includ
     return (C)(expm1(z.x) * cos(z.y) - 2 * h * h, exp(z.x) * sin(z.y));              \
 }                                                                                    \
 inline C clog_##R(C z) {                                                             \
-    R x = fabs(z.x), y = fabs(z.y), a = fmax(x, y), b = fmin(x, y), re;              \
+    R x = fabs(z.x), y = fabs(z.y), a = fmax(x, y), b = fmin(x, y), k = 0;           \
     if (a >= (R)0.5 && a <= 2 && !isnan(x + y))  /* |z| near 1: keep the low digits */ \
-        re = (R)0.5 * log1p(fma(a - 1, a + 1, b * b));                               \
-    else if (a > P##_MAX / 4 && isfinite(x + y))  /* hypot(x, y) may overflow */     \
-        re = log(hypot(x * (R)0.5, y * (R)0.5)) + M_LN2##K;                          \
-    else                                                                             \
-        re = log(hypot(x, y));                                                       \
-    return (C)(re, atan2(z.y, z.x));                                                 \
+        return (C)((R)0.5 * log1p(fma(a - 1, a + 1, b * b)), atan2(z.y, z.x));       \
+    if (a > P##_MAX / 4 && isfinite(a)) {    /* scale so hypot neither overflows... */ \
+        x *= (R)0.25; y *= (R)0.25; k = 2 * M_LN2##K;                                \
+    } else if (a < P##_MIN) {                /* ...nor loses subnormal digits */     \
+        x /= P##_EPSILON * P##_EPSILON; y /= P##_EPSILON * P##_EPSILON;              \
+        k = 2 * (P##_MANT_DIG - 1) * -M_LN2##K;                                      \
+    }                                                                                \
+    return (C)(log(hypot(x, y)) + k, atan2(z.y, z.x));                               \
 }                                                                                    \
 inline C clog1p_##R(C z) {                   /* accurate for small z, unlike NumPy's */ \
     if (fabs(z.x) < (R)0.5 && fabs(z.y) < (R)0.5)                                    \

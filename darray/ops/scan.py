@@ -1,0 +1,123 @@
+"""Cumulative sums and products along one axis (Array API ``cumulative_sum``/``cumulative_prod``).
+
+On OpenCL places the input is copied once into a contiguous [rows, axis] buffer of the
+result dtype; each work-item scans a chunk in place (``kernels/scan.cl``), the chunk totals
+are scanned the same way (recursively), then added back. The result is a view with the
+axis back in place.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pyopencl as cl
+
+from .. import sched
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, astype, empty, from_numpy
+from ..dim import normalize_axis
+from ..dtypes import ctype
+from ..lazy.render import header
+from ..place import CLPlace, CPUPlace, runtime
+from . import _dispatch as D
+from .reduction import _dtypes
+
+__all__ = ["cumulative_sum", "cumulative_prod"]
+LOCAL = 16
+
+
+@lru_cache(maxsize=None)
+def _source(complex_: bool) -> str:
+    text = resources.files("darray.kernels").joinpath("scan.cl").read_text()
+    return (header("complex.h") + text) if complex_ else text
+
+
+def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
+    t = ctype(dt)
+    opts = [f"-D T={t}", f"-D OP_{op.upper()}"]
+    if dt.kind == "c":
+        opts.append(f"-D COMPLEX_R={t[:-1]}")
+    else:
+        opts.append(f"-D U={ {'char': 'uchar', 'short': 'ushort', 'int': 'uint', 'long': 'ulong'}.get(t, t) }")
+    if dt in (_dt.float64, _dt.complex128):
+        opts.append("-D DARRAY_FP64=1")
+    src = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "DARRAY_FP64=1" in " ".join(opts) else "") + \
+        _source(dt.kind == "c")
+    return runtime(place).programs.kernel(src, name, " ".join(opts))
+
+
+def _scan_rows(data: DArray, op: str) -> None:
+    """Inclusive scan, in place, of each row of the contiguous 2-D array ``data``."""
+    m, k = data.shape
+    place = data.place
+    target = max(4096, runtime(place).info.compute_units * 2048)
+    parts = max(1, min(-(-target // max(m, 1)), k // 64))
+    totals = empty((m, parts), data.dtype, place)
+    buf, tot = data._data(), totals._data()
+    item = data.dtype.itemsize
+
+    def run(name: str, other: Any, writes: list[Any], reads: list[Any]) -> None:
+        kern = _kernel(place, data.dtype, op, name)
+        args = (buf.buffer, np.int64(buf.offset // item), other.buffer, np.int64(other.offset // item),
+                np.int64(m), np.int64(k), np.int64(parts))
+        gsize = -(-(m * parts) // LOCAL) * LOCAL
+
+        def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
+            kern.set_args(*args)
+            return cl.enqueue_nd_range_kernel(queue, kern, (gsize,), (LOCAL,), wait_for=wait_for)
+
+        sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=m * k * item * 2)
+
+    run("scan_chunks", tot, [buf, tot], [buf])
+    if parts > 1:
+        _scan_rows(totals, op)
+        run("scan_fix", tot, [buf], [buf, tot])
+
+
+def _cumulative(op: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> DArray:
+    x = x if isinstance(x, DArray) else asarray(x)
+    name = f"cumulative_{op}"
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"darray {name}: axis must be given for arrays of more than one dimension")
+        x, axis = (x.reshape(1) if x.ndim == 0 else x), 0
+    axis = normalize_axis(axis, x.ndim, name)
+    out_dt = _dtypes(op, x.dtype, dtype)
+    if isinstance(x.place, CPUPlace):
+        host = (np.cumsum if op == "sum" else np.cumprod)(x._host_view(), axis=axis, dtype=out_dt)
+        if include_initial:
+            pad = np.full(host.shape[:axis] + (1,) + host.shape[axis + 1:], 0 if op == "sum" else 1, out_dt)
+            host = np.concatenate([pad, host], axis=axis)
+        return from_numpy(host, x.place)
+    dev_dt = D.device_dtype(out_dt, x.place)
+    perm = tuple(a for a in range(x.ndim) if a != axis) + (axis,)
+    moved = x.transpose(perm)
+    k = x.shape[axis] + (1 if include_initial else 0)
+    rows = int(np.prod(moved.shape[:-1], dtype=np.int64))
+    work = empty(moved.shape[:-1] + (k,), dev_dt, x.place)
+    if include_initial:
+        work[..., :1] = 0 if op == "sum" else 1
+        work[..., 1:] = moved
+    else:
+        work = astype(moved, dev_dt, copy=True)
+    if rows and k:
+        _scan_rows(work.reshape(rows, k), op)
+    inverse = tuple(int(i) for i in np.argsort(perm))
+    return work.transpose(inverse)
+
+
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> DArray:
+    """Cumulative sum along ``axis`` (required for N-D input). Integer input widens as in ``sum``.
+    The result may be a transposed view. See also: numpy.cumsum."""
+    return _cumulative("sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> DArray:
+    """Cumulative product along ``axis``. See also: numpy.cumprod."""
+    return _cumulative("prod", x, axis, dtype, include_initial)
+
