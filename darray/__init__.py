@@ -24,10 +24,17 @@ from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
 bool = bool_  # noqa: A001  (Array API name)
+
+
+def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
+    """Materialise pending arrays now; those of one place and shape run as one fused kernel."""
+    lazy.evaluate(*arrays)
+    return arrays[0] if len(arrays) == 1 else arrays
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "DArray", "DeviceError", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
+    "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
     "alloc", "dtypes", "lazy", "place", "sched", "profile", "stream", "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",

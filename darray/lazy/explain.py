@@ -1,0 +1,45 @@
+"""``da.lazy.explain(x)``: the pending graph as a numbered script, then the kernel it would run."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..dim import Dim
+from . import fuse
+from .graph import Input, Node, Scalar, leaf, walk
+from .render import render
+
+if TYPE_CHECKING:
+    from .._array import DArray
+
+
+def script(x: "DArray") -> str:
+    """``$1 = input(float32, [128, 784])`` ... one line per distinct term of ``x``'s pending graph."""
+    if x._node is None:
+        return f"$1 = input({x.dtype}, {list(x.shape)})  # materialised"
+    names: dict[int, str] = {}
+    lines = []
+    for t in walk([x._node]):
+        name = f"${len(names) + 1}"
+        names[id(t)] = name
+        if isinstance(t, Input):
+            lines.append(f"{name} = input({t.dtype}, {list(t.shape)})")
+        elif isinstance(t, Scalar):
+            lines.append(f"{name} = scalar({t.dtype}, {t.value!r})")
+        else:
+            assert isinstance(t, Node)
+            args = ", ".join(names[id(leaf(a))] for a in t.args)
+            lines.append(f"{name} = {t.op}({args})  # {t.dtype}, {list(t.shape)}")
+    return "\n".join(lines)
+
+
+def explain(x: "DArray") -> str:
+    """The pending graph of ``x`` as a numbered script followed by the OpenCL source of its kernel."""
+    from ..ops._table import expr
+
+    text = script(x)
+    if x._node is None:
+        return text
+    target = Input(None, Dim.contiguous(x.shape), x.dtype)
+    plan = fuse.fuse([x._node], [target])
+    source = render(plan.spec, expr)
+    return f"{text}\n\n{source[source.index('__kernel'):]}"
