@@ -128,12 +128,53 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ") -> tuple[list
     return [pad + line for line in lines], dtypes
 
 
+WIDTH = 8  # vload8/vstore8 (PoCL 3.0 miscomputed vload16)
+
+
+def vector_width(spec: KernelSpec, expr: ExprFn) -> int:
+    """8 when every operand is contiguous or a single element, all of one float dtype, and every
+    op has a vector-safe template (``expr.vector_ops``); else 1 (scalar code only)."""
+    ops = getattr(expr, "vector_ops", frozenset())
+    dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
+    if len(dts) != 1 or next(iter(dts)).kind != "f" or spec.reduce is not None:
+        return 1
+    if any(o.pattern == "s" for o in spec.operands) or not all(i.op in ops for i in spec.body):
+        return 1
+    return WIDTH
+
+
+def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
+    """The loop over whole blocks of WIDTH elements with vector loads, ops and stores."""
+    t = ctype(spec.operands[0].dtype)
+    vt = f"{t}{WIDTH}"
+    lines = [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{"]
+    dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
+    for k, op in enumerate(spec.inputs):
+        load = f"vload{WIDTH}(0, in{k} + in{k}_o + g)" if op.pattern == "c" else f"({vt})(in{k}[in{k}_o])"
+        lines.append(f"        const {vt} v{k} = {load};")
+        dtypes[("in", k)] = op.dtype
+    for k, ins in enumerate(spec.body):
+        code = expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
+        lines.append(f"        const {vt} t{k} = {code};")
+        dtypes[("t", k)] = ins.dtype
+    for k, (op, ref) in enumerate(spec.outputs):
+        value = ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
+        lines.append(f"        vstore{WIDTH}({value}, 0, out{k} + out{k}_o + g);")
+    lines.append("    }")
+    return lines
+
+
 def render(spec: KernelSpec, expr: ExprFn) -> str:
-    """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code."""
+    """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code.
+    Contiguous float kernels of vector-safe ops run whole blocks with float8/double8 code first
+    (PoCL does not vectorise scalar transcendental calls), then the rest element by element."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
     lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
-    lines.append(f"    for ({idx} g = start; g < end; g++) {{")
+    lines.append(f"    {idx} g = start;")
+    if vector_width(spec, expr) > 1:
+        lines += _vector_block(spec, expr)
+    lines.append("    for (; g < end; g++) {")
     body, dtypes = value_lines(spec, expr, pad="        ")
     lines += body
     for k, (op, ref) in enumerate(spec.outputs):

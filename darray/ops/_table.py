@@ -175,3 +175,11 @@ def expr(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) 
     t = ctype(arg_dtypes[1] if instr.op == "where" else arg_dtypes[0])
     fields = {"T": t, "U": _UNSIGNED.get(t, t), "R": t[:-1] if arg_dtypes[0].kind == "c" else t}
     return template(op, kinds).format(*args, **fields)
+
+
+# Ops whose float template is also valid OpenCL C on float8/double8 operands.
+expr.vector_ops = frozenset({  # type: ignore[attr-defined]
+    "add", "subtract", "multiply", "divide", "negative", "positive", "abs", "square", "reciprocal", "exp",
+    "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+    "cosh", "tanh", "asinh", "acosh", "atanh", "atan2", "hypot", "copysign", "pow", "maximum", "minimum",
+    "relu", "sigmoid", "silu", "ceil", "floor", "trunc", "round"})
