@@ -126,6 +126,8 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int, op: str = "") ->
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """Broadcast shapes together by NumPy rules. See also: numpy.broadcast_shapes."""
+    if len(shapes) == 2 and shapes[0] == shapes[1] and type(shapes[0]) is tuple:
+        return _as_shape(shapes[0])
     shapes_t = [_as_shape(s) for s in shapes]
     ndim = max((len(s) for s in shapes_t), default=0)
     out = [1] * ndim
@@ -210,6 +212,16 @@ class Dim:
         for name, value in (("shape", shape), ("strides", strides), ("offset", offset)):
             if value is not getattr(self, name):   # normalized (e.g. list -> tuple)
                 object.__setattr__(self, name, value)
+
+    @classmethod
+    def trusted(cls, shape: tuple[int, ...]) -> "Dim":
+        """C-contiguous Dim of an already validated shape (a shape of an existing Dim or a
+        broadcast of such), skipping validation on the hot path of every op."""
+        d = object.__new__(cls)
+        object.__setattr__(d, "shape", shape)
+        object.__setattr__(d, "strides", _c_strides(shape))
+        object.__setattr__(d, "offset", 0)
+        return d
 
     @classmethod
     def contiguous(cls, shape: Any, offset: int = 0) -> "Dim":

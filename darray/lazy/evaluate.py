@@ -4,14 +4,13 @@ what a graph reads, and budgets (depth, size, inputs). ``DARRAY_LAZY=0`` runs ev
 from __future__ import annotations
 
 import os
-import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..alloc import allocate
 from ..dim import Dim
 from . import execute, fuse
-from .graph import Input, Node, Term, node
+from .graph import Input, Node
 
 if TYPE_CHECKING:
     from .._array import DArray
@@ -21,35 +20,36 @@ MAX_SIZE = 192
 MAX_READS = 24
 
 _readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> pending arrays reading it
-_lock = threading.RLock()
+
+
+ENABLED = os.environ.get("DARRAY_LAZY") != "0"
 
 
 def lazy_enabled() -> bool:
-    return os.environ.get("DARRAY_LAZY", "1") != "0"
+    """False under ``DARRAY_LAZY=0`` (read at import; tests may set ``ENABLED``)."""
+    return ENABLED
 
 
-def record(op: str, args: tuple[Term, ...], dtype: Any, shape: tuple[int, ...], place: Any) -> "DArray":
-    """A pending DArray computing ``op(args)``; runs now when eager or over a budget."""
+def record(n: Node, place: Any) -> "DArray":
+    """A pending DArray computing node ``n``; runs now when eager or over a budget."""
     from .._array import DArray
 
-    n = node(op, args, dtype, shape)
-    out = DArray(None, Dim.contiguous(shape), dtype, place, n)
-    if not lazy_enabled() or n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS:
+    out = DArray(None, Dim.trusted(n.shape), n.dtype, place, n)
+    if n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or not ENABLED:
         evaluate(out)
         return out
     ref = weakref.ref(out)
-    with _lock:
-        for alloc in n.reads:
-            _readers.setdefault(id(alloc), {})[id(out)] = ref
+    key = id(out)
+    for alloc in n.reads:  # dict operations are atomic under the GIL: no lock needed
+        _readers.setdefault(id(alloc), {})[key] = ref
     return out
 
 
 def before_write(alloc: Any) -> None:
     """Run every pending graph that reads ``alloc`` (it is about to be overwritten)."""
-    with _lock:
-        refs = _readers.pop(id(alloc), None)
+    refs = _readers.pop(id(alloc), None)
     if refs:
-        live = [r() for r in refs.values()]
+        live = [r() for r in list(refs.values())]
         evaluate(*[a for a in live if a is not None and a._node is not None and any(r is alloc for r in a._node.reads)])
 
 
@@ -70,6 +70,6 @@ def evaluate(*arrays: "DArray") -> None:
             n.value = t
             a._alloc, a._node = t.alloc, None
     if len(_readers) > 1024:
-        with _lock:
-            for k in [k for k, refs in _readers.items() if all(r() is None or r()._node is None for r in refs.values())]:
-                del _readers[k]
+        for k, refs in list(_readers.items()):
+            if all(r() is None or r()._node is None for r in list(refs.values())):
+                _readers.pop(k, None)

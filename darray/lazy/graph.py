@@ -60,17 +60,19 @@ Term = Union[Input, Scalar, Node]
 
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...]) -> Node:
     """A new node over ``args``, with depth, size and the allocations it reads."""
-    depth, size, reads = 0, 1, []
+    depth, size, reads = 0, 1, ()
     for a in args:
-        if isinstance(a, Node) and a.value is None:
-            depth = max(depth, a.depth)
-            size += a.size
-            reads.extend(r for r in a.reads if all(r is not q for q in reads))
-        else:
-            a = a.value if isinstance(a, Node) else a
-            if isinstance(a, Input) and all(a.alloc is not q for q in reads):
-                reads.append(a.alloc)
-    return Node(op, args, dtype, shape, depth + 1, size, tuple(reads))
+        if type(a) is Node:
+            if a.value is None:
+                if a.depth > depth:
+                    depth = a.depth
+                size += a.size
+                reads = a.reads if not reads else reads + tuple(r for r in a.reads if r not in reads)
+                continue
+            a = a.value
+        if type(a) is Input and a.alloc not in reads:
+            reads = reads + (a.alloc,)
+    return Node(op, args, dtype, shape, depth + 1, size, reads)
 
 
 def leaf(t: Term) -> Term:

@@ -79,7 +79,7 @@ def device_dtype(dtype: np.dtype, place: Place) -> np.dtype:
 def scalar_value(name: str, value: Any, dtype: np.dtype) -> Any:
     """A Python scalar converted to ``dtype`` as NumPy would (OverflowError when it does not fit)."""
     try:
-        return np.asarray(value, dtype=dtype)[()]
+        return dtype.type(value)
     except OverflowError as err:
         raise OverflowError(f"darray {name}: {err}") from None
 

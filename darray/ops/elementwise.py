@@ -19,8 +19,12 @@ from ._table import ALIASES, OPS, TABLE, Op
 
 
 @lru_cache(maxsize=4096)
-def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np.dtype]:
+def _resolve(name: str, keys: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
+    """Loop input dtypes and result dtype of op ``name`` for argument dtypes/Python types ``keys``."""
     op = TABLE[name]
+    for k in keys:
+        if isinstance(k, np.dtype) and k.kind not in op.kinds:
+            raise TypeError(f"darray {name}: not supported for dtype {k}")
     dts = [k if isinstance(k, np.dtype) else (_dt.bool_ if k is bool else k) for k in keys]
     if op.types == "ufunc" or op.types.startswith("like:"):
         ufunc = getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref
@@ -28,14 +32,16 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
             loop = ufunc.resolve_dtypes(tuple(dts) + (None,) * ufunc.nout)
         except TypeError as err:
             raise TypeError(f"darray {name}: not supported for dtypes {_names(keys)}: {err}") from None
-        return tuple(loop[:op.arity]), loop[op.arity]
-    if op.types == "where":
+        ins, out = tuple(loop[:op.arity]), loop[op.arity]
+    elif op.types == "where":
         dt = _dt.result_type(*dts[1:])
-        return (_dt.bool_, dt, dt), dt
-    dt = _dt.result_type(*dts)
-    if op.types == "real":
-        return (dt,), _dt.real_dtype(dt)
-    return (dt,) * op.arity, dt
+        ins, out = (_dt.bool_, dt, dt), dt
+    else:
+        dt = _dt.result_type(*dts)
+        ins, out = (dt,) * op.arity, (_dt.real_dtype(dt) if op.types == "real" else dt)
+    if isinstance(place, CLPlace):
+        ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
+    return ins, out
 
 
 def _names(keys: tuple[Any, ...]) -> str:
@@ -43,16 +49,8 @@ def _names(keys: tuple[Any, ...]) -> str:
 
 
 def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
-    """Loop input dtypes and the result dtype of ``op`` over ``args``."""
-    keys = tuple(a.dtype if isinstance(a, DArray) else type(a) for a in args)
-    ins, out = _resolve(op.name, keys)
-    for k in keys:
-        if isinstance(k, np.dtype) and k.kind not in op.kinds:
-            raise TypeError(f"darray {op.name}: not supported for dtype {k}")
-    if isinstance(place, CLPlace):
-        ins = tuple(D.device_dtype(d, place) for d in ins)
-        out = D.device_dtype(out, place)
-    return ins, out
+    """Loop input dtypes and the result dtype of ``op`` over ``args`` (cached per dtype signature)."""
+    return _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]), place)
 
 
 def _term(name: str, a: Any, dtype: np.dtype) -> graph.Term:
@@ -95,7 +93,7 @@ def apply(name: str, *args: Any) -> DArray:
         from .._convert import from_numpy
 
         return from_numpy(np.broadcast_to(value, shape), place)
-    return record(value.op, value.args, out, shape, place)
+    return record(value, place)
 
 
 def _make(op: Op) -> Callable[..., DArray]:
