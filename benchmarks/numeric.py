@@ -1,0 +1,184 @@
+"""Numeric core and lazy fusion (issues 4 and 5): elementwise, reductions, chains, op overhead.
+
+Figures to reach, all from one run on the pip PoCL device:
+- ``a + b`` 16M float32: >= 0.9x the copy bandwidth (3 arrays moved), 1.5x NumPy, 20x pyopencl.array;
+- ``sin(x)`` 16M float32: >= 1.5x NumPy;
+- full ``sum`` of 16M float32: >= 0.8x copy bandwidth and 1.3x ``np.sum``; sum over axis 0 and
+  axis 1 of 4096x4096: >= 0.7x copy bandwidth;
+- ``a*b + c*d - e/2`` 16M: >= 0.9x copy bandwidth, 3x NumPy, 2x eager darray, 50x pyopencl.array,
+  one launch; with ``sin(d)``: 2x NumPy;
+- ``(a * b).sum()`` 16M: >= 0.8x the bandwidth of reading two arrays;
+- per-op cost of eager ``c = a + b`` on 1000 elements <= 0.5x pyopencl.array's; recording one lazy
+  op <= 5 us; a 10-op chain on 1000 elements, evaluated, <= 0.2x pyopencl.array's time.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import darray as da
+from darray.lazy import evaluate as lazy_eval
+from darray.place import runtime
+
+from .harness import Run, case, compare, device_seconds
+from .memory import device_copy_bandwidth
+
+
+def _pyopencl(run: Run, *hosts: np.ndarray):
+    """(queue, arrays) on pyopencl.array, or None when it is not importable."""
+    try:
+        import pyopencl.array as cla
+    except ImportError:  # pragma: no cover
+        return None
+    queue = runtime(run.place).new_queue()
+    return queue, [cla.to_device(queue, h) for h in hosts]
+
+
+def _inputs(run: Run, count: int, n: int) -> tuple[list[np.ndarray], list[da.DArray]]:
+    rng = np.random.default_rng(0)
+    hosts = [rng.standard_normal(n, dtype=np.float32) for _ in range(count)]
+    return hosts, [da.asarray(h, device=run.place) for h in hosts]
+
+
+def _speed(run: Run, key: str, fns: dict, nbytes: int, dev: float, targets: dict[str, str]) -> None:
+    """Record device bandwidth vs copy, and speed ratios darray/other measured in turns."""
+    copy = device_copy_bandwidth(run)
+    t = compare(fns, repeat=run.pick(5, 3), sync=["darray", "eager"])
+    run.figure(f"{key}_GBps", nbytes / dev / 1e9, "GB/s", label=f"{key} effective bandwidth (device time)")
+    run.ratio("bandwidth/copy", nbytes / dev / 1e9 / copy, label="effective / copy bandwidth",
+              target=targets.get("copy"))
+    for other in fns:
+        if other != "darray":
+            run.ratio(f"darray/{other}", t[other] / t["darray"], label=f"speed vs {other} (wall, same run)",
+                      target=targets.get(other))
+
+
+@case("add_16M", family="elementwise")
+def add(run: Run) -> None:
+    """``c = a + b`` on 16M float32."""
+    n = run.pick(16 << 20, 2 << 20)
+    (ha, hb), (a, b) = _inputs(run, 2, n)
+    fns = {"darray": lambda: (a + b).eval(), "numpy": lambda: ha + hb}
+    pa = _pyopencl(run, ha, hb)
+    if pa:
+        q, (xa, xb) = pa
+        fns["pyopencl.array"] = lambda: (xa + xb, q.finish())
+    dev = device_seconds(lambda: (a + b).eval(), repeat=run.pick(5, 3))
+    _speed(run, "add", fns, 3 * n * 4, dev, {"copy": ">= 0.9", "numpy": ">= 1.5", "pyopencl.array": ">= 20"})
+
+
+@case("sin_16M", family="elementwise")
+def sin(run: Run) -> None:
+    """``sin(x)`` on 16M float32 at full precision (float8 vector code on CPU devices)."""
+    n = run.pick(16 << 20, 2 << 20)
+    (hx,), (x,) = _inputs(run, 1, n)
+    dev = device_seconds(lambda: da.sin(x).eval(), repeat=run.pick(5, 3))
+    _speed(run, "sin", {"darray": lambda: da.sin(x).eval(), "numpy": lambda: np.sin(hx)}, 2 * n * 4, dev,
+           {"numpy": ">= 1.5"})
+
+
+@case("sum_16M", family="reduction")
+def total(run: Run) -> None:
+    """Full ``sum`` of 16M float32, and sums over each axis of 4096x4096."""
+    n = run.pick(16 << 20, 2 << 20)
+    (hx,), (x,) = _inputs(run, 1, n)
+    dev = device_seconds(lambda: x.sum().eval(), repeat=run.pick(5, 3))
+    _speed(run, "sum", {"darray": lambda: x.sum().get(), "numpy": lambda: hx.sum()}, n * 4, dev,
+           {"copy": ">= 0.8", "numpy": ">= 1.3"})
+    side = run.pick(4096, 1024)
+    m = x.reshape(-1)[: side * side].reshape(side, side)
+    copy = device_copy_bandwidth(run)
+    for axis in (0, 1):
+        dev = device_seconds(lambda: m.sum(axis=axis).eval(), repeat=run.pick(5, 3))
+        run.ratio(f"axis{axis}_bandwidth/copy", side * side * 4 / dev / 1e9 / copy,
+                  label=f"sum(axis={axis}) of {side}x{side}: bandwidth / copy", target=">= 0.7")
+
+
+def _chain(xp, a, b, c, d, e):
+    return a * b + c * d - e / 2
+
+
+def _sin_chain(xp, a, b, c, d, e):
+    return a * b + c * xp.sin(d) - e / 2
+
+
+@case("fused_chain_16M", family="lazy")
+def chain(run: Run) -> None:
+    """``a*b + c*d - e/2`` (and with ``sin(d)``) on 16M float32: one fused launch."""
+    n = run.pick(16 << 20, 2 << 20)
+    hosts, arrs = _inputs(run, 5, n)
+    with da.profile() as p:
+        _chain(da, *arrs).eval()
+        da.synchronize()
+    run.figure("launches", len(p.launches), "", label="launches for the fused chain", target="<= 1")
+    dev = device_seconds(lambda: _chain(da, *arrs).eval(), repeat=run.pick(5, 3))
+
+    def eager() -> None:
+        lazy_eval.ENABLED = False
+        try:
+            _chain(da, *arrs)
+        finally:
+            lazy_eval.ENABLED = True
+
+    fns = {"darray": lambda: _chain(da, *arrs).eval(), "numpy": lambda: _chain(np, *hosts), "eager": eager}
+    pa = _pyopencl(run, *hosts)
+    if pa:
+        q, parr = pa
+        fns["pyopencl.array"] = lambda: (_chain(None, *parr), q.finish())
+    _speed(run, "chain", fns, 6 * n * 4, dev,
+           {"copy": ">= 0.9", "numpy": ">= 3", "eager": ">= 2", "pyopencl.array": ">= 50"})
+    t = compare({"darray": lambda: _sin_chain(da, *arrs).eval(), "numpy": lambda: _sin_chain(np, *hosts)},
+                repeat=run.pick(5, 3), sync=["darray"])
+    run.ratio("sin_chain_darray/numpy", t["numpy"] / t["darray"], label="chain with sin(d): speed vs NumPy",
+              target=">= 2")
+
+
+@case("fused_dot_16M", family="lazy")
+def dot(run: Run) -> None:
+    """``(a * b).sum()`` on 16M float32: one reduction kernel reading a and b, no temporary."""
+    n = run.pick(16 << 20, 2 << 20)
+    (ha, hb), (a, b) = _inputs(run, 2, n)
+    dev = device_seconds(lambda: (a * b).sum().eval(), repeat=run.pick(5, 3))
+    copy = device_copy_bandwidth(run)
+    run.figure("dot_GBps", 2 * n * 4 / dev / 1e9, "GB/s", label="(a*b).sum() read bandwidth")
+    run.ratio("bandwidth/copy", 2 * n * 4 / dev / 1e9 / copy, label="(a*b).sum() bandwidth / copy",
+              target=">= 0.8")
+    t = compare({"darray": lambda: (a * b).sum().get(), "numpy": lambda: (ha * hb).sum()},
+                repeat=run.pick(5, 3))
+    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall)")
+
+
+@case("op_overhead_1000", family="lazy")
+def overhead(run: Run) -> None:
+    """Python cost per op on 1000 elements: eager ``a + b``, one lazy record, a 10-op chain."""
+    (ha, hb), (a, b) = _inputs(run, 2, 1000)
+    number = run.pick(2000, 300)
+
+    def eager() -> None:
+        lazy_eval.ENABLED = False
+        try:
+            a + b
+        finally:
+            lazy_eval.ENABLED = True
+
+    def chain10(x, y):
+        for _ in range(5):
+            x = x * y + 1.0
+        return x
+
+    fns = {"eager": eager, "record": lambda: a + b, "chain10": lambda: chain10(a, b).eval()}
+    pa = _pyopencl(run, ha, hb)
+    if pa:
+        q, (xa, xb) = pa
+        fns["pyopencl.array"] = lambda: xa + xb
+        fns["pyopencl.array_chain10"] = lambda: chain10(xa, xb)
+    t = compare(fns, number=number, repeat=run.pick(5, 3))
+    da.synchronize()
+    run.figure("eager_add_us", t["eager"] * 1e6, "us", label="eager a + b (1000 elements)")
+    run.figure("record_us", t["record"] * 1e6, "us", label="recording one lazy op", target="<= 5")
+    run.figure("chain10_us", t["chain10"] * 1e6, "us", label="10-op chain, evaluated")
+    if pa:
+        run.figure("pyopencl_add_us", t["pyopencl.array"] * 1e6, "us", label="pyopencl.array a + b")
+        run.ratio("eager/pyopencl", t["eager"] / t["pyopencl.array"], label="eager a+b / pyopencl.array (time)",
+                  target="<= 0.5")
+        run.ratio("chain10/pyopencl", t["chain10"] / t["pyopencl.array_chain10"],
+                  label="10-op chain / pyopencl.array (time)", target="<= 0.2")
