@@ -306,6 +306,8 @@ def _fmt(v: float) -> str:
     a = abs(v)
     if a == 0:
         return "0"
+    if float(v).is_integer() and a < 1e6:
+        return str(int(v))
     if a >= 1e5 or a < 1e-3:
         return f"{v:.3g}"
     if a >= 100:

@@ -19,6 +19,9 @@ from .ops.elementwise import *  # noqa: F403
 from .ops.elementwise import __all__ as _elementwise_all
 from .ops.reduction import *  # noqa: F403
 from .ops.reduction import __all__ as _reduction_all
+from .ops.linalg import *  # noqa: F403
+from .ops.linalg import __all__ as _linalg_all
+from . import linalg
 from .ops.scan import cumulative_prod, cumulative_sum
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
@@ -41,4 +44,5 @@ __all__ = [
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
+    *_linalg_all, "linalg",
 ]

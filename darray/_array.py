@@ -161,7 +161,8 @@ class DArray:
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
             if kind == "bool":
-                raise ValueError("The truth value of a darray with more than one element is ambiguous. Use a.any() or a.all()")
+                what = "a darray with more than one element" if self.size else "an empty darray"
+                raise ValueError(f"The truth value of {what} is ambiguous. Use a.any() or a.all()")
             raise TypeError(f"only length-1 arrays can be converted to Python scalars (darray {kind}(), size {self.size})")
         return self.item()
 

@@ -264,7 +264,7 @@ def test_scalar_conversion_errors(any_place):
         x.__index__()
     with pytest.raises(TypeError):
         da.asarray([1], device=any_place).__index__()  # only 0-d arrays are indices
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="empty"):
         bool(da.zeros(0, device=any_place))
     assert_same(x, np.zeros((2, 2)))
 

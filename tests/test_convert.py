@@ -1,6 +1,8 @@
 """Conversions: NumPy -> darray -> NumPy round trips, astype, copy, to(), asarray copy semantics."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -28,7 +30,7 @@ def special_values(dtype: np.dtype) -> np.ndarray:
     real = np.dtype(f"f{dtype.itemsize // 2}") if dtype.kind == "c" else dtype
     fi = np.finfo(real)
     vals = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, fi.max, fi.min, fi.tiny, fi.smallest_subnormal, -1.5,
-                     2.0 ** 53 + 1, -np.nan], real)
+                     2.0 ** (fi.nmant + 1) + 2, -np.nan], real)
     if dtype.kind == "c":
         out = np.empty(len(vals), dtype)
         out.real, out.imag = vals, vals[::-1]
@@ -67,6 +69,19 @@ def test_round_trip_special_values(any_place, dtype):
     if dtype.kind == "f":
         back = da.asarray(np.array([-0.0], dtype), device=any_place).get()
         assert np.signbit(back[0])
+
+
+def test_round_trip_float16(any_place):
+    host = special_values(np.dtype("float16"))
+    if isinstance(any_place, da.CLPlace) and not da.place.runtime(any_place).info.fp16:
+        name = da.place.runtime(any_place).info.name
+        with pytest.raises(TypeError, match=rf"device .{re.escape(name)}. cannot do float16"):
+            da.asarray(host, device=any_place)
+        with pytest.raises(TypeError, match="float16"):
+            da.asarray(host, device="cpu").to(any_place)
+    else:
+        same_bits(da.asarray(host, device=any_place).get(), host)
+        same_bits(da.asarray(host[::-2], device=any_place).get(), host[::-2])
 
 
 @given(dtype=st.sampled_from(DEVICE_DTYPES), shape=shapes(1, 9, 0, 4),
@@ -221,3 +236,9 @@ def test_numpy_protocol(any_place):
     if isinstance(any_place, da.CLPlace):
         with pytest.raises(ValueError, match="copy"):
             np.asarray(x, copy=False)
+    else:  # host memory: a view, as NumPy's protocol asks for copy=False
+        view = np.asarray(x[1:], copy=False)
+        view[0] = 7
+        assert x.get().tolist() == [0, 7, 2, 3, 4]
+        with pytest.raises(ValueError, match="copy"):
+            np.asarray(x, dtype=np.float64, copy=False)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..alloc import allocate
 from ..dim import Dim
 from . import execute, fuse
-from .graph import Input, Node
+from .graph import Input, Node, walk
 
 if TYPE_CHECKING:
     from .._array import DArray
@@ -50,7 +50,29 @@ def before_write(alloc: Any) -> None:
     refs = _readers.pop(id(alloc), None)
     if refs:
         live = [r() for r in list(refs.values())]
-        evaluate(*[a for a in live if a is not None and a._node is not None and any(r is alloc for r in a._node.reads)])
+        evaluate(*[a for a in live if a is not None and a._node is not None and _reads(a._node, alloc)])
+
+
+def _reads(n: Node, alloc: Any) -> bool:
+    """Whether the pending graph ``n`` reads ``alloc`` (also through nodes materialised since it was built)."""
+    return any(r is alloc for r in n.reads) or any(type(t) is Input and t.alloc is alloc for t in walk([n]))
+
+
+def _hand_over(n: Node, alloc: Any) -> None:
+    """``n`` now has its value in ``alloc``: pending graphs containing ``n`` read ``alloc`` from now
+    on, so register them as its readers (a write into it runs them first); then drop ``n``'s
+    arguments, so the inputs only it held go back to the pool."""
+    deps = {}
+    for r in n.reads:  # every pending graph containing n reads (and is registered under) n.reads
+        refs = _readers.get(id(r))
+        if refs:
+            for key, ref in list(refs.items()):
+                b = ref()
+                if b is not None and b._node is not None and b._node is not n:
+                    deps[key] = ref
+    if deps:
+        _readers.setdefault(id(alloc), {}).update(deps)
+    n.args, n.reads = (), ()
 
 
 def evaluate(*arrays: "DArray") -> None:
@@ -69,6 +91,7 @@ def evaluate(*arrays: "DArray") -> None:
             n: Node = a._node
             n.value = t
             a._alloc, a._node = t.alloc, None
+            _hand_over(n, t.alloc)
     if len(_readers) > 1024:
         for k, refs in list(_readers.items()):
             if all(r() is None or r()._node is None for r in list(refs.values())):

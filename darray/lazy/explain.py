@@ -17,14 +17,20 @@ def script(x: "DArray") -> str:
     if x._node is None:
         return f"$1 = input({x.dtype}, {list(x.shape)})  # materialised"
     names: dict[int, str] = {}
+    inputs: dict[tuple, str] = {}  # one line per array view read, as the kernel reads it once
     lines = []
     for t in walk([x._node]):
-        name = f"${len(names) + 1}"
+        if isinstance(t, Input) and (id(t.alloc), t.dim, t.dtype) in inputs:
+            names[id(t)] = inputs[(id(t.alloc), t.dim, t.dtype)]
+            continue
+        name = f"${len(lines) + 1}"
         names[id(t)] = name
         if isinstance(t, Input):
+            inputs[(id(t.alloc), t.dim, t.dtype)] = name
             lines.append(f"{name} = input({t.dtype}, {list(t.shape)})")
         elif isinstance(t, Scalar):
-            lines.append(f"{name} = scalar({t.dtype}, {t.value!r})")
+            value = t.value.item() if hasattr(t.value, "item") else t.value
+            lines.append(f"{name} = scalar({t.dtype}, {value!r})")
         else:
             assert isinstance(t, Node)
             args = ", ".join(names[id(leaf(a))] for a in t.args)

@@ -3,10 +3,13 @@
 Outputs ``M`` (product of kept axes) values, each folding ``K`` elements (product of the
 reduced axes). When ``M`` alone gives too little parallelism, or ``K`` is long, a pass
 writes ``P`` partial results per output (at most ``MAX_CHUNK`` elements each) and the
-partials are reduced again the same way.
+partials are reduced again by ``combine`` passes, which split only to keep chunks at most
+``MAX_CHUNK`` long (so up to ``MAX_CHUNK`` partials per output take one more pass).
+Launches are named after the op (``mean`` for a mean), in every pass.
 """
 from __future__ import annotations
 
+from math import prod
 from typing import Any, Sequence
 
 import numpy as np
@@ -23,10 +26,13 @@ MAX_CHUNK = 4096
 _INT64 = np.dtype(np.int64)
 
 
-def partitions(place: CLPlace, m: int, k: int) -> int:
-    """Partial results per output: enough work-items to fill the device, chunks of at most MAX_CHUNK."""
-    target = max(4096, runtime(place).info.compute_units * 2048)
-    parts = max(-(-target // max(m, 1)), -(-k // MAX_CHUNK))
+def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
+    """Partial results per output: chunks of at most MAX_CHUNK and (first stage) enough work-items
+    to fill the device; every chunk at least MIN_CHUNK long."""
+    parts = -(-k // MAX_CHUNK)
+    if stage == "first":
+        target = max(4096, runtime(place).info.compute_units * 2048)
+        parts = max(parts, -(-target // max(m, 1)))
     return max(1, min(parts, k // MIN_CHUNK))
 
 
@@ -40,16 +46,16 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     over the kept axes (dtype ``out``; int64 indices for argmax/argmin), divided by ``divisor`` if given
     (a mean). A ``combine`` stage takes partial values (and, for arg reductions, indices) as ``roots``."""
     kept = tuple(a for a in range(len(shape)) if a not in axes)
-    m = int(np.prod([shape[a] for a in kept], dtype=np.int64))
-    k = int(np.prod([shape[a] for a in axes], dtype=np.int64))
+    m = prod(shape[a] for a in kept)
+    k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
-    parts = partitions(place, m, k)
+    parts = partitions(place, m, k, stage)
     last = parts == 1
     red = Reduction(op, acc, stage, divisor is not None and last, runtime(place).info.type == "CPU")
     count = m * parts
     targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
     plan = fuse.fuse(list(roots), targets, shape=shape, perm=kept + tuple(axes), reduce=red)
-    execute.launch(plan, place, expr, op, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     if last:
         return targets[-1].alloc
     grid = Dim.contiguous((m, parts))

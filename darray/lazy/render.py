@@ -128,15 +128,18 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ") -> tuple[list
     return [pad + line for line in lines], dtypes
 
 
+_FLOAT32 = np.dtype(np.float32)
 WIDTH = 8  # vload8/vstore8 (PoCL 3.0 miscomputed vload16)
 
 
 def vector_width(spec: KernelSpec, expr: ExprFn) -> int:
-    """8 when every operand is contiguous or a single element, all of one float dtype, and every
-    op has a vector-safe template (``expr.vector_ops``); else 1 (scalar code only)."""
+    """8 when every operand is contiguous or a single element, all float32, and every op has a
+    vector-safe template (``expr.vector_ops``); else 1 (scalar code only). Not double8: PoCL
+    (AVX2, no AVX-512) builds it once, but a program reloaded from a binary (its own kernel
+    cache, or ours on disk) then has no kernels (CL_INVALID_KERNEL_NAME in the next process)."""
     ops = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
-    if len(dts) != 1 or next(iter(dts)).kind != "f" or spec.reduce is not None:
+    if len(dts) != 1 or next(iter(dts)) != _FLOAT32 or spec.reduce is not None:
         return 1
     if any(o.pattern == "s" for o in spec.operands) or not all(i.op in ops for i in spec.body):
         return 1

@@ -21,6 +21,13 @@ from ..lazy.spec import Instr
 WRAP = "({T})(({U}){0} %s ({U}){1})"   # integer arithmetic with wrap-around (no C signed overflow)
 NANMAX = "(({0} > {1} || isnan({0})) ? {0} : {1})"
 NANMIN = "(({0} < {1} || isnan({0})) ? {0} : {1})"
+_NZ0, _NZ1 = "({0}.x != 0 || {0}.y != 0)", "({1}.x != 0 || {1}.y != 0)"  # truth of a complex
+
+
+def _floating(x: Any) -> np.ndarray:
+    """``x`` converted to the float dtype NumPy's ``exp`` computes it in (before any negation)."""
+    x = np.asarray(x)
+    return x.astype(np.exp.resolve_dtypes((x.dtype, None))[0])
 
 
 @dataclass(frozen=True)
@@ -28,7 +35,7 @@ class Op:
     """One elementwise op: ``name(args)`` computed by ``c[kind]`` and checked against ``ref``.
 
     ``types``: ``"ufunc"`` resolves dtypes with ``ref.resolve_dtypes``; ``"same"`` keeps the
-    input dtype; ``"promote"`` uses darray's result_type of all args; ``"real"`` gives the
+    input dtype; ``"round"`` too, but bool gives float16 (``numpy.round``); ``"promote"`` uses darray's result_type of all args; ``"real"`` gives the
     real component dtype; ``"like:<ufunc>"`` resolves like another NumPy ufunc.
     """
 
@@ -103,8 +110,8 @@ OPS: tuple[Op, ...] = (
     Op("ceil", 1, np.ceil, {"f": "ceil({0})", "*": "{0}"}, doc="ceiling"),
     Op("floor", 1, np.floor, {"f": "floor({0})", "*": "{0}"}, doc="floor"),
     Op("trunc", 1, np.trunc, {"f": "trunc({0})", "*": "{0}"}, doc="round towards zero"),
-    Op("round", 1, np.round, {"f": "rint({0})", "c": "({T})(rint({0}.x), rint({0}.y))", "*": "{0}"}, types="same",
-       doc="round half to even (decimals=0)"),
+    Op("round", 1, np.round, {"f": "rint({0})", "c": "({T})(rint({0}.x), rint({0}.y))", "*": "{0}"}, types="round",
+       doc="round half to even (decimals=0); bool gives float16 as NumPy (float32 without fp16)"),
     # predicates
     Op("isfinite", 1, np.isfinite, {"f": "isfinite({0})", "c": "(isfinite({0}.x) && isfinite({0}.y))", "*": "1"},
        doc="not inf and not NaN"),
@@ -128,10 +135,10 @@ OPS: tuple[Op, ...] = (
     _compare("greater", np.greater, ">", "x1 > x2"),
     _compare("greater_equal", np.greater_equal, ">=", "x1 >= x2"),
     # logic and bits
-    Op("logical_and", 2, np.logical_and, {"*": "({0} && {1})"}, doc="x1 and x2"),
-    Op("logical_or", 2, np.logical_or, {"*": "({0} || {1})"}, doc="x1 or x2"),
-    Op("logical_xor", 2, np.logical_xor, {"*": "(!{0} != !{1})"}, doc="x1 xor x2"),
-    Op("logical_not", 1, np.logical_not, {"*": "(!{0})"}, doc="not x"),
+    Op("logical_and", 2, np.logical_and, {"*": "({0} && {1})", "c": f"({_NZ0} && {_NZ1})"}, doc="x1 and x2"),
+    Op("logical_or", 2, np.logical_or, {"*": "({0} || {1})", "c": f"({_NZ0} || {_NZ1})"}, doc="x1 or x2"),
+    Op("logical_xor", 2, np.logical_xor, {"*": "(!{0} != !{1})", "c": f"({_NZ0} != {_NZ1})"}, doc="x1 xor x2"),
+    Op("logical_not", 1, np.logical_not, {"*": "(!{0})", "c": f"(!{_NZ0})"}, doc="not x"),
     Op("bitwise_and", 2, np.bitwise_and, {"*": "({0} & {1})"}, doc="x1 & x2"),
     Op("bitwise_or", 2, np.bitwise_or, {"*": "({0} | {1})"}, doc="x1 | x2"),
     Op("bitwise_xor", 2, np.bitwise_xor, {"*": "({0} ^ {1})"}, doc="x1 ^ x2"),
@@ -142,13 +149,14 @@ OPS: tuple[Op, ...] = (
        doc="x1 >> x2 (sign fill past the bit width)", aliases=("right_shift",)),
     # selection and neural-network helpers
     Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2"),
-    Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "*": "min(max({0}, {1}), {2})"}, types="promote",
+    Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cminimum_{R}(cmaximum_{R}({0}, {1}), {2})",
+                            "*": "min(max({0}, {1}), {2})"}, types="promote",
        doc="x limited to [min, max] (min wins when min > max, NaN propagates)"),
     Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)), {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"},
        types="same", kinds="iuf", doc="max(x, 0)"),
-    Op("sigmoid", 1, lambda x: 1 / (1 + np.exp(-x)), {"f": "(({T})1 / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
+    Op("sigmoid", 1, lambda x: (lambda f: 1 / (1 + np.exp(-f)))(_floating(x)), {"f": "(({T})1 / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
        doc="1 / (1 + exp(-x))"),
-    Op("silu", 1, lambda x: x / (1 + np.exp(-x)), {"f": "({0} / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
+    Op("silu", 1, lambda x: (lambda f: f / (1 + np.exp(-f)))(_floating(x)), {"f": "({0} / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
        doc="x * sigmoid(x)"),
 )
 

@@ -18,6 +18,9 @@ from . import _dispatch as D
 from ._table import ALIASES, OPS, TABLE, Op
 
 
+_WEAK = {int: 0, float: 0.0, complex: 0j}  # Python scalar types -> values result_type treats as weak
+
+
 @lru_cache(maxsize=4096)
 def _resolve(name: str, keys: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
     """Loop input dtypes and result dtype of op ``name`` for argument dtypes/Python types ``keys``."""
@@ -34,10 +37,12 @@ def _resolve(name: str, keys: tuple[Any, ...], place: Place) -> tuple[tuple[np.d
             raise TypeError(f"darray {name}: not supported for dtypes {_names(keys)}: {err}") from None
         ins, out = tuple(loop[:op.arity]), loop[op.arity]
     elif op.types == "where":
-        dt = _dt.result_type(*dts[1:])
+        dt = _dt.result_type(*[_WEAK.get(k, k) for k in keys[1:]])
         ins, out = (_dt.bool_, dt, dt), dt
     else:
-        dt = _dt.result_type(*dts)
+        dt = _dt.result_type(*[_WEAK.get(k, k) for k in keys])
+        if op.types == "round" and dt == _dt.bool_:
+            dt = _dt.float16  # numpy.round of bool
         ins, out = (dt,) * op.arity, (_dt.real_dtype(dt) if op.types == "real" else dt)
     if isinstance(place, CLPlace):
         ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
@@ -71,7 +76,34 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     shape = D.shape_of(name, args)
     if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:
         raise ValueError("darray pow: integers to negative integer powers are not allowed")
+    if name in _MIRROR and ins[0].kind in "iu":
+        name, args = _compare_out_of_range(name, args, ins)
+        op = TABLE[name]
     return D.implementation("elementwise", place)(op, args, ins, out, shape), out, shape, place
+
+
+_MIRROR = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
+           "greater": "less", "greater_equal": "less_equal"}
+_TRUE_ABOVE = {"less", "less_equal", "not_equal"}       # x OP v for v above every element
+_TRUE_BELOW = {"greater", "greater_equal", "not_equal"}  # x OP v for v below every element
+
+
+def _compare_out_of_range(name: str, args: tuple[Any, ...], ins: tuple[np.dtype, ...]) -> tuple[str, tuple[Any, ...]]:
+    """A comparison of an integer array with a Python int outside its dtype's range has a constant
+    result (NumPy 2 compares the values exactly, e.g. ``int8_array < 300`` is all True): rewritten
+    as a comparison with the dtype's bound that always gives that constant. Else unchanged."""
+    k = next((i for i, a in enumerate(args) if type(a) is int), None)
+    if k is None:
+        return name, args
+    info = np.iinfo(ins[k])
+    v = args[k]
+    if info.min <= v <= info.max:
+        return name, args
+    if k == 0:  # v OP x  ==  x MIRROR(OP) v
+        name, args = _MIRROR[name], (args[1], args[0])
+    if v > info.max:  # x <= max is always true, x > max never
+        return ("less_equal" if name in _TRUE_ABOVE else "greater"), (args[0], int(info.max))
+    return ("greater_equal" if name in _TRUE_BELOW else "less"), (args[0], int(info.min))
 
 
 @D.register("elementwise", "cl")
@@ -123,9 +155,26 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
 
 
 def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
-    """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round."""
+    """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round.
+
+    Integers keep their dtype (unchanged for ``decimals >= 0``); bool rounds only with
+    ``decimals=0`` (to float16, float32 without cl_khr_fp16), as NumPy.
+    """
     if decimals == 0:
         return apply("round", x)
+    kind = x.dtype.kind if isinstance(x, DArray) else np.asarray(x).dtype.kind
+    if kind == "b":
+        raise TypeError(f"darray round: decimals={decimals} is not supported for bool (as numpy.round)")
+    if kind in "iu":
+        if decimals > 0:
+            return apply("round", x)
+        scale = 10 ** -decimals  # NumPy: rint(x / 10**k) * 10**k computed in float64, cast back
+        y = apply("multiply", apply("round", apply("divide", x, scale)), scale)
+        dtype = x.dtype if isinstance(x, DArray) else np.asarray(x).dtype
+        return y.astype(dtype)
+    if decimals < 0:  # as NumPy: divide by 10**k rather than multiply by the inexact 10**-k
+        scale = 10.0 ** -decimals
+        return apply("multiply", apply("round", apply("divide", x, scale)), scale)
     scale = 10.0 ** decimals
     return apply("divide", apply("round", apply("multiply", x, scale)), scale)
 

@@ -1,9 +1,10 @@
 """Reductions: sum, prod, min, max, mean, var, std, argmin, argmax, any, all, count_nonzero.
 
 On OpenCL places the input's pending elementwise chain fuses into the reduction kernel
-(``(a * b).sum()`` reads a and b once, with no temporary). Float sums use compensated
-(Kahan) accumulation per work-item and a second pass over partials, which is at least as
-accurate as NumPy's pairwise sum. Results stay on the device; full reductions are 0-d.
+(``(a * b).sum()`` reads a and b once, with no temporary). Float sums accumulate blockwise
+(8 lanes per work-item over chunks of at most 4096 elements, then the lanes, then a pass over
+the partials; see ``darray/lazy/reduce.py``), which is as accurate as NumPy's pairwise sum.
+Results stay on the device; full reductions are 0-d.
 """
 from __future__ import annotations
 
@@ -88,7 +89,8 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
 
 def _make(op: str, doc: str) -> Any:
     def fn(x: Any, /, *, axis: Any = None, keepdims: bool = False, **kw: Any) -> DArray:
-        return _reduce(op, x, axis, keepdims, kw.pop("dtype", None)) if not kw else _bad(op, kw)
+        dtype = kw.pop("dtype", None) if op in ("sum", "prod", "mean") else None
+        return _reduce(op, x, axis, keepdims, dtype) if not kw else _bad(op, kw)
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = f"{doc}\n\nSee also: numpy.{op}"

@@ -38,6 +38,8 @@ def _source(complex_: bool) -> str:
 def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
     t = ctype(dt)
     opts = [f"-D T={t}", f"-D OP_{op.upper()}"]
+    if dt.kind == "f":
+        opts.append("-D T_FLOAT")
     if dt.kind == "c":
         opts.append(f"-D COMPLEX_R={t[:-1]}")
     else:
@@ -49,9 +51,11 @@ def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
     return runtime(place).programs.kernel(src, name, " ".join(opts))
 
 
-def _scan_rows(data: DArray, op: str) -> None:
-    """Inclusive scan, in place, of each row of the contiguous 2-D array ``data``."""
-    m, k = data.shape
+def _scan_rows(data: DArray, op: str, skip: int = 0) -> None:
+    """Inclusive scan, in place, of each row of the contiguous 2-D array ``data``, leaving the
+    first ``skip`` elements of every row alone."""
+    m, width = data.shape
+    k = width - skip
     place = data.place
     target = max(4096, runtime(place).info.compute_units * 2048)
     parts = max(1, min(-(-target // max(m, 1)), k // 64))
@@ -61,8 +65,8 @@ def _scan_rows(data: DArray, op: str) -> None:
 
     def run(name: str, other: Any, writes: list[Any], reads: list[Any]) -> None:
         kern = _kernel(place, data.dtype, op, name)
-        args = (buf.buffer, np.int64(buf.offset // item), other.buffer, np.int64(other.offset // item),
-                np.int64(m), np.int64(k), np.int64(parts))
+        args = (buf.buffer, np.int64(buf.offset // item + data._dim.offset + skip), other.buffer,
+                np.int64(other.offset // item), np.int64(m), np.int64(k), np.int64(parts), np.int64(width))
         gsize = -(-(m * parts) // LOCAL) * LOCAL
 
         def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
@@ -103,8 +107,8 @@ def _cumulative(op: str, x: Any, axis: int | None, dtype: Any, include_initial: 
         work[..., 1:] = moved
     else:
         work = astype(moved, dev_dt, copy=True)
-    if rows and k:
-        _scan_rows(work.reshape(rows, k), op)
+    if rows and k > int(include_initial):  # the initial column is not scanned (NumPy: [0, -0.0] stays so)
+        _scan_rows(work.reshape(rows, k), op, skip=int(include_initial))
     inverse = tuple(int(i) for i in np.argsort(perm))
     return work.transpose(inverse)
 

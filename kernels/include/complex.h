@@ -24,9 +24,11 @@ inline C cdiv_##R(C a, C b) {                                                   
 }                                                                                    \
 inline R cabs_##R(C a) { return hypot(a.x, a.y); }
 
-/* Exponential, logarithms and square root. K is the suffix of the M_* constants (_F or
- * nothing), P the prefix of the <float.h> limits (FLT or DBL). BIG = 1/eps: past it the
- * inverse functions drop the terms below rounding; LOGMAX: exp overflows a little past it. */
+/* The macros below take K, the suffix of the M_* constants (_F or nothing), and P, the prefix
+ * of the float.h limits (FLT or DBL). LOGMAX: exp(x) overflows a little past it. */
+#define DARRAY_LOGMAX(R, K, P) ((R)(P##_MAX_EXP - 1) * M_LN2##K)
+
+/* Exponential, logarithms and square root. */
 #define DARRAY_COMPLEX_EXP(R, C, K, P)                                               \
 inline C cexp_##R(C z) {                                                             \
     R x = z.x, y = z.y, c, s;                                                        \
@@ -71,7 +73,7 @@ inline C csqrt_##R(C z) {                                                       
     if (isinf(x))                                                                    \
         return x > 0 ? (C)(x, isnan(y) ? y : copysign((R)0, y)) : (C)(fabs(y - y), copysign(x, y)); \
     if (isnan(y)) return (C)(y, y);                                                  \
-    if (fmax(ax, ay) > P##_MAX / 4) {        /* scale by 4^-1 or 4^k, exactly */      \
+    if (fmax(ax, ay) > P##_MAX / 4) {        /* scale by an exact power of 4 */      \
         ax *= (R)0.25; ay *= (R)0.25; k = 2;                                         \
     } else if (fmax(ax, ay) < P##_MIN) {                                             \
         ax /= P##_EPSILON * P##_EPSILON; ay /= P##_EPSILON * P##_EPSILON; k = P##_EPSILON; \
@@ -145,7 +147,7 @@ inline C casinh_##R(C z) {                                                      
         im = y == 0 ? y : NAN;                                                       \
     } else if (isinf(x) || isinf(y)) {                                               \
         re = INFINITY; im = atan2(y, x);                                             \
-    } else if (fmax(x, y) > 1 / P##_EPSILON) {  /* asinh(z) = log(2z) + O(z^-2) */    \
+    } else if (fmax(x, y) > 1 / P##_EPSILON) {  /* asinh(z) = log(2z) + O(z^-2) */   \
         C l = clog_##R((C)(x, y)); re = l.x + M_LN2##K; im = l.y;                    \
     } else {                                 /* a = sqrt(1 - iz), b = sqrt(1 + iz) */ \
         C a = csqrt_##R((C)(1 + y, -x)), b = csqrt_##R((C)(1 - y, x));               \
@@ -230,7 +232,6 @@ inline C cminimum_##R(C a, C b) {                                               
     return (isnan(a.x) || isnan(a.y) || cless_equal_##R(a, b)) ? a : b;              \
 }
 
-#define DARRAY_LOGMAX(R, K, P) ((R)(P##_MAX_EXP - 1) * M_LN2##K)
 #define DARRAY_COMPLEX_ALL(R, C, K, P)                                               \
     DARRAY_COMPLEX_BASIC(R, C) DARRAY_COMPLEX_EXP(R, C, K, P)                        \
     DARRAY_COMPLEX_TRIG(R, C, K, P) DARRAY_COMPLEX_ARC(R, C, K, P) DARRAY_COMPLEX_NUMPY(R, C)

@@ -72,10 +72,9 @@ inline T logaddexp_##T(T x, T y) {                                              
     if (d <= 0) return y + log1p(exp(d));                                            \
     return d;                                                                        \
 }                                                                                    \
-inline T clip_##T(T x, T lo, T hi) {                                                 \
-    if (isnan(x) || isnan(lo) || isnan(hi)) return x + lo + hi;                      \
-    T t = x < lo ? lo : x;                                                           \
-    return t > hi ? hi : t;                                                          \
+inline T clip_##T(T x, T lo, T hi) {  /* NaN in any argument propagates; x kept on ties */ \
+    T t = (x < lo || isnan(lo)) ? lo : x;                                            \
+    return (t > hi || isnan(hi)) ? hi : t;                                           \
 }
 
 DARRAY_FLOAT_HELPERS(float)

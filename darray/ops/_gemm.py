@@ -1,0 +1,244 @@
+"""The two matmul engines on OpenCL places, and the choice between them.
+
+``kernel``: the GEMM kernel of ``kernels/gemm.cl``, specialised by ``-D`` defines per dtype
+and device kind (register-blocked straight from global memory on CPU devices, tiled in
+local memory elsewhere), reading strided and broadcast operands in place.
+
+``host``: on devices whose memory is host memory, the operands' bytes are mapped (zero
+copy) through the scheduler and NumPy's BLAS-backed ``matmul`` writes into the mapped
+output; the unmaps go through the scheduler too, so later work waits for them.
+
+``DARRAY_MATMUL=auto|kernel|host`` (read at every call) overrides :func:`choose`.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pyopencl as cl
+
+from .. import dtypes as _dt
+from .. import sched
+from .._array import DArray
+from ..dim import collapse
+from ..place import CLPlace, runtime
+
+MODES = ("auto", "kernel", "host")
+HOST_MIN_MACS = 1 << 24  # auto sends products this large (256^3 multiply-adds) to host BLAS
+# (LX, LY, TK): force the local-memory (GPU) variant with this work-group on any device (tests
+# use it on CPU devices); None chooses by device kind.
+FORCE_TILED: tuple[int, int, int] | None = None
+
+# Unsigned storage types: unsigned arithmetic wraps exactly as NumPy's integer matmul does.
+_UNSIGNED = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong"}
+_L = np.dtype(np.int64)
+_ARGS = [None, _L, _L, None, _L, _L, _L, None, _L, _L, _L] + [_L] * 10
+
+
+def mode() -> str:
+    """The ``DARRAY_MATMUL`` setting, read now (ValueError for an unknown value)."""
+    value = os.environ.get("DARRAY_MATMUL", "auto").strip().lower() or "auto"
+    if value not in MODES:
+        raise ValueError(f"darray matmul: DARRAY_MATMUL={value!r} is not one of {', '.join(MODES)}")
+    return value
+
+
+def host_memory(place: CLPlace) -> bool:
+    """True when the device's memory is host memory (mapping its buffers copies nothing)."""
+    info = runtime(place).info
+    return bool(info.host_unified_memory) or info.type == "CPU"
+
+
+def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
+    """'host' or 'kernel' for a matmul of ``macs`` multiply-adds in ``dtype`` on ``place``.
+
+    auto: on host-memory devices, host BLAS for floating and complex dtypes once the product
+    is large enough to repay the maps and the host wait (about 0.2-1 ms on PoCL), and for
+    bool (NumPy's bool loop stops early); the kernel for integers (NumPy's integer matmul is
+    a plain loop, 10-25x slower than the kernel) and for small products, and on other devices.
+    """
+    m = mode()
+    if m != "auto":
+        return m
+    if not host_memory(place):
+        return "kernel"
+    if dtype.kind == "b":
+        return "host"
+    work = macs * (4 if dtype.kind == "c" else 1)
+    return "host" if dtype.kind in "fc" and work >= HOST_MIN_MACS else "kernel"
+
+
+# -- kernel path ------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _source() -> str:
+    return resources.files("darray.kernels").joinpath("gemm.cl").read_text()
+
+
+def _tiled(place: CLPlace) -> bool:
+    return FORCE_TILED is not None or runtime(place).info.type != "CPU"
+
+
+def _blocking(dtype: np.dtype, tiled: bool) -> tuple[int, int]:
+    """(MR, NR) for ``dtype``: NR-wide vectors of at most 32 bytes on CPU devices (AVX2 width;
+    measured best on PoCL), 4 x 4 scalars per work-item in the local-memory variant."""
+    if tiled:
+        return (2, 2) if dtype.itemsize >= 16 else (4, 4)
+    if dtype.kind == "c":
+        return 4, (8 if dtype.itemsize == 8 else 4)
+    return 8, (4 if dtype.itemsize == 8 else 8)
+
+
+def _group(place: CLPlace) -> tuple[int, int, int]:
+    """(LX, LY, TK) of the local-memory variant, within the device's work-group limit."""
+    if FORCE_TILED is not None:
+        return FORCE_TILED
+    return (16, 16, 16) if runtime(place).info.max_work_group_size >= 256 else (8, 8, 16)
+
+
+@lru_cache(maxsize=None)
+def _options(dtype: np.dtype, tiled: bool, b_vec: bool, group: tuple[int, int, int]) -> str:
+    mr, nr = _blocking(dtype, tiled)
+    if dtype.kind == "c":
+        real = _dt.ctype(_dt.real_dtype(dtype))
+        defs = {"T": _dt.ctype(dtype), "COMPLEX": 1, "R": real, "NRW": 2 * nr}
+    elif dtype.kind == "b":
+        defs = {"T": "uchar", "BOOL": 1}
+    elif dtype.kind in "iu":
+        defs = {"T": _UNSIGNED[dtype.itemsize]}
+    else:
+        defs = {"T": _dt.ctype(dtype)}
+    defs.update(MR=mr, NR=nr, TILED=int(tiled))
+    if tiled:
+        defs.update(LX=group[0], LY=group[1], TK=group[2])
+    else:
+        defs.update(B_VEC=int(b_vec))
+    if dtype in (_dt.float64, _dt.complex128):
+        defs["DARRAY_FP64"] = 1
+    if dtype == _dt.float16:
+        defs["DARRAY_FP16"] = 1
+    return " ".join(f"-D{k}={v}" for k, v in defs.items())
+
+
+_kernels: dict[tuple[CLPlace, str], cl.Kernel] = {}
+
+
+def _kernel(place: CLPlace, options: str) -> cl.Kernel:
+    k = _kernels.get((place, options))
+    if k is None:
+        k = runtime(place).programs.kernel(_source(), "gemm", options)
+        k.set_scalar_arg_dtypes(_ARGS)
+        _kernels[(place, options)] = k
+    return k
+
+
+def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
+    """``out[...] = a @ b`` with the GEMM kernel. ``a`` is ``(..., M, K)`` and ``b`` ``(..., K, N)``
+    (any views; their batch dims broadcast to ``out``'s), ``out`` a fresh contiguous
+    ``batch + (M, N)`` array; all of ``out``'s dtype, M, N, K > 0."""
+    place = out.place
+    dtype = out.dtype
+    *batch, m, n = out.shape
+    k = a.shape[-1]
+    tiled = _tiled(place)
+    mr, nr = _blocking(dtype, tiled)
+    if not tiled and b._dim.strides[-1] != 1 and m > 2 * mr and n >= nr:
+        b = b.astype(dtype, copy=True)  # gathering B's columns costs more than a contiguous copy
+    ad = a._dim.broadcast_to((*batch, m, k))
+    bd = b._dim.broadcast_to((*batch, k, n))
+    cd = out._dim
+    b_vec = bd.strides[-1] == 1 or n < nr
+    group = _group(place)
+    kern = _kernel(place, _options(dtype, tiled, b_vec, group))
+    if tiled:
+        lx, ly = group[0], group[1]
+    else:  # the direct variant works with any work-group: one per tile for small products (PoCL
+        # compiles a work-group function per size, so only two sizes are used)
+        lx, ly = (4, 16) if -(-m // mr) * -(-n // nr) >= 16 else (1, 1)
+    gx = -(-n // (lx * nr)) * lx
+    gy = -(-m // (ly * mr)) * ly
+    nb = len(batch)
+    bshape, bstrides = collapse(tuple(batch), ad.strides[:nb], bd.strides[:nb], cd.strides[:nb])
+    pad = max(0, 2 - len(bshape))  # the kernel takes two batch dims; more are looped over here
+    bshape = (1,) * pad + bshape
+    abs_, bbs, cbs = ((0,) * pad + s for s in bstrides)
+    outer = bshape[:-2]
+    nb0, nb1 = bshape[-2:]
+    aa, ba, ca = a._data(), b._data(), out._data()
+    fixed = [m, n, k, nb1, cbs[-2], cbs[-1], abs_[-2], abs_[-1], bbs[-2], bbs[-1]]
+    nbytes = (a.size + b.size + out.size) * dtype.itemsize
+    for idx in itertools.product(*(range(s) for s in outer)):
+        ao = ad.offset + sum(i * s for i, s in zip(idx, abs_))
+        bo = bd.offset + sum(i * s for i, s in zip(idx, bbs))
+        co = cd.offset + sum(i * s for i, s in zip(idx, cbs))
+        args = [ca.buffer, ca.offset // dtype.itemsize + co, n,
+                aa.buffer, aa.offset // dtype.itemsize + ao, ad.strides[-2], ad.strides[-1],
+                ba.buffer, ba.offset // dtype.itemsize + bo, bd.strides[-2], bd.strides[-1], *fixed]
+        gsize, lsize = (gx, gy, nb0 * nb1), (lx, ly, 1)
+
+        def enqueue(queue: cl.CommandQueue, wait_for: Any, args: list = args) -> cl.Event:
+            kern.set_args(*args)
+            return cl.enqueue_nd_range_kernel(queue, kern, gsize, lsize, wait_for=wait_for)
+
+        sched.launch("gemm", enqueue, place=place, reads=[aa, ba], writes=[ca], nbytes=nbytes)
+
+
+# -- host path ------------------------------------------------------------------------------
+class _Mapped:
+    """One operand's bytes mapped into host memory through the scheduler."""
+
+    def __init__(self, x: DArray, write: bool) -> None:
+        self.alloc = x._data()
+        self.dim, self.dtype, self.write = x._dim, x.dtype, write
+        lo, hi = self.dim.span()
+        item = self.dtype.itemsize
+        self.lo, self.nbytes = lo * item, (hi - lo) * item
+        self.array: np.ndarray | None = None
+        self.entry: Any = None
+
+    def map(self, place: CLPlace) -> None:
+        flags = cl.map_flags.WRITE_INVALIDATE_REGION if self.write else cl.map_flags.READ
+
+        def enqueue(queue: cl.CommandQueue, wait_for: Any) -> cl.Event:
+            ary, ev = cl.enqueue_map_buffer(queue, self.alloc.buffer, flags, self.alloc.offset + self.lo,
+                                            (self.nbytes,), np.uint8, wait_for=wait_for, is_blocking=False)
+            self.array = ary
+            return ev
+
+        self.entry = sched.launch("map", enqueue, place=place, **self._rw(), nbytes=self.nbytes)
+
+    def view(self) -> np.ndarray:
+        item = self.dtype.itemsize
+        return np.ndarray(self.dim.shape, self.dtype, buffer=self.array, offset=self.dim.offset * item - self.lo,
+                          strides=tuple(s * item for s in self.dim.strides))
+
+    def unmap(self, place: CLPlace) -> None:
+        ary, self.array = self.array, None
+        if ary is not None:
+            sched.launch("unmap", lambda queue, wait_for: ary.base.release(queue, wait_for=wait_for),
+                         place=place, **self._rw())
+
+    def _rw(self) -> dict[str, list]:
+        return {"writes": [self.alloc]} if self.write else {"reads": [self.alloc]}
+
+
+def run_host(a: DArray, b: DArray, out: DArray) -> None:
+    """``out[...] = a @ b`` through NumPy on the mapped buffers (any dtypes; NumPy casts).
+    ``a``/``b`` may broadcast against each other as in ``numpy.matmul``; ``out`` is fresh and
+    contiguous, and no operand is empty."""
+    place = out.place
+    maps = [_Mapped(a, False), _Mapped(b, False), _Mapped(out, True)]
+    try:
+        for mp in maps:
+            mp.map(place)
+        for mp in maps:
+            sched.wait(mp.entry, "matmul host map")
+        with np.errstate(all="ignore"):
+            np.matmul(maps[0].view(), maps[1].view(), out=maps[2].view())
+    finally:
+        for mp in maps:
+            mp.unmap(place)
+
