@@ -32,9 +32,9 @@ COMPARE = {"less": np.less, "less_equal": np.less_equal, "greater": np.greater,
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 2.0, np.inf, -np.inf, np.nan]
 
-# Points where NumPy's answer depends on the platform's libm, skipped with the reason:
-# C99 Annex G leaves the sign of an infinite part unspecified for sin/sinh at (+-inf or NaN) +
-# i*inf; glibc's csin and csinh even disagree with sin(z) = -i sinh(iz) there.
+# Points where NumPy's answer depends on the platform's libm, skipped: at (+-inf or NaN) + i*inf
+# C99 Annex G leaves the sign of sin's infinite imaginary part unspecified. darray's sinh returns
+# +inf like glibc there, so sin(z) = -i sinh(iz) gives -i*inf, where glibc's csin gives +i*inf.
 UNSPECIFIED = {"sin": lambda z: np.isinf(z.imag) & ~np.isfinite(z.real)}
 # NumPy's own log1p computes log(hypot(1 + x, y)), which overflows for |z| near the largest
 # float; darray scales and returns the finite answer.

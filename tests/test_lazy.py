@@ -74,8 +74,9 @@ def test_chain_spec_and_source():
     for k in range(5):
         assert f"const float v{k} = in{k}[in{k}_o + g];" in src
     assert "out0[out0_o + g] = t4;" in src
-    assert "784" not in src and "100352" not in src      # sizes are arguments, never source
-    assert "2.0" not in src and "2.0f" not in src
+    kernel = src[src.index("__kernel"):]                  # (the helper header has its own constants)
+    assert "784" not in kernel and "100352" not in kernel  # sizes are arguments, never source
+    assert "2.0" not in kernel and "2.0f" not in kernel
 
 
 def test_spec_same_for_other_shapes_and_scalars():
@@ -449,6 +450,43 @@ def test_reads_budget(place):
             assert len(total._node.reads) <= lazy_eval.MAX_READS
     assert ran
     np.testing.assert_allclose(total.get(), want, rtol=1e-5)
+
+
+def tree_sum(terms):
+    while len(terms) > 1:
+        terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
+    return terms[0]
+
+
+def test_kernel_argument_budget(place, monkeypatch):
+    """64 strided views of one array: within the depth, size and reads budgets, but their
+    kernel arguments exceed the device's parameter bytes: the graph runs in parts."""
+    import types
+
+    limit = 1024                                              # OpenCL's minimum (PoCL's value)
+    fake = types.SimpleNamespace(info=types.SimpleNamespace(max_parameter_bytes=limit))
+    monkeypatch.setattr(lazy_eval, "runtime", lambda p: fake)
+    specs = []
+    real = lazy_eval.execute.launch
+    monkeypatch.setattr(lazy_eval.execute, "launch", lambda plan, *a, **k: (specs.append(plan.spec), real(plan, *a, **k)))
+    h, X = arr(place, (3, 5, 64))
+    cols = [X[:, :, i] for i in range(64)]
+    s = tree_sum(cols)
+    assert s._node is not None and len(s._node.reads) == 1
+    assert len(specs) == 0
+    got = s.get()
+    np.testing.assert_allclose(got, tree_sum([h[:, :, i] for i in range(64)]), rtol=1e-5)
+    assert len(specs) > 1
+    assert all(lazy_eval._param_bytes(sp) <= limit for sp in specs)
+    assert max(len(sp.inputs) for sp in specs) >= 16          # still fused, in parts
+    y, z = da.sin(s) + 1, s * 3
+    many = [tree_sum(cols[k:k + 16]) * (k + 1) for k in range(0, 64, 16)]
+    specs.clear()
+    da.eval(y, z, *many)                                      # several outputs: split into groups
+    assert all(lazy_eval._param_bytes(sp) <= limit for sp in specs)
+    for k, m in zip(range(0, 64, 16), many):
+        np.testing.assert_allclose(m.get(), tree_sum([h[:, :, i] for i in range(k, k + 16)]) * (k + 1), rtol=1e-5)
+    np.testing.assert_allclose(y.get(), np.sin(got) + 1, rtol=1e-5)
 
 
 def test_long_loop_bounded_memory_and_graph(place):

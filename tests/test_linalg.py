@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import darray as da
@@ -94,7 +94,7 @@ def test_matmul_matches_numpy(cl_place, mode, case):
         close(on_device(a, la, cl_place) @ on_device(b, lb, cl_place), want, a_shape[-1])
 
 
-@pytest.mark.parametrize("dtype", ["float32", "int32", "complex128"])
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
 def test_matmul_local_memory_variant(cl_place, monkeypatch, dtype):
     """The tiled (GPU) kernel, forced on whatever device runs the tests."""
     monkeypatch.setenv("DARRAY_MATMUL", "kernel")
@@ -124,6 +124,15 @@ def test_matmul_promotes_like_numpy(cl_place, path, pair):
     a, b = data(rng, (4, 6), np.dtype(pair[0])), data(rng, (6, 5), np.dtype(pair[1]))
     close(da.asarray(a, device=cl_place) @ da.asarray(b, device=cl_place), a @ b, 6)
     close(da.matmul(da.asarray(b.T, device=cl_place), a.T), b.T @ a.T, 6)  # a NumPy operand too
+
+
+def test_matmul_batch_dims_that_do_not_collapse(cl_place, path):
+    """Three batch dims with mixed broadcasting: the kernel loops over the outer ones."""
+    rng = np.random.default_rng(13)
+    a, b = data(rng, (2, 1, 3, 4, 5), np.dtype("float32")), data(rng, (1, 4, 1, 5, 6), np.dtype("float32"))
+    close(on_device(a, "s", cl_place) @ on_device(b, "t", cl_place), a @ b, 5)
+    c, d = data(rng, (3, 4, 4, 5), np.dtype("int32")), data(rng, (4, 5, 6), np.dtype("int32"))
+    close(on_device(c, "r", cl_place) @ da.asarray(d, device=cl_place), c @ d, 5)  # a negative batch stride
 
 
 @pytest.mark.parametrize("a_shape,b_shape", [((3, 0), (0, 4)), ((0, 3), (3, 4)), ((3, 4), (4, 0)), ((0,), (0,)),
@@ -236,6 +245,7 @@ def test_dot_matches_numpy(any_place, a_shape, b_shape):
         da.dot(da.ones((2, 3), device=any_place), da.ones((4, 2), device=any_place))
 
 
+@settings(max_examples=15)
 @given(seed=st.integers(0, 2**32 - 1), shapes=st.sampled_from([((5,), (5,)), ((3, 5), (5,)), ((2, 1, 4), (3, 4)),
                                                                 ((4, 3), (4, 3)), ((0, 3), (1, 3)), ((3, 0), (3, 0))]),
        axis=st.sampled_from([-1, -2, 0]), dtype=st.sampled_from(["float32", "int32", "complex128", "bool", "float64"]))
@@ -296,14 +306,23 @@ def test_diagonal_errors(any_place):
 
 # -- norms ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ord", [2, 1, math.inf, -math.inf, 0, 3, -1.5, 0.5])
-@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32"])
-def test_vector_norm(any_place, ord, dtype):
+def test_vector_norm(any_place, ord):
     rng = np.random.default_rng(10)
-    a = data(rng, (3, 4, 5), np.dtype(dtype))
+    a = data(rng, (3, 4, 5), np.dtype("float32"))
     x = da.asarray(a, device=any_place)
-    for axis, keepdims in ((None, False), (None, True), (1, False), ((0, 2), True), (-1, False)):
+    for axis, keepdims in ((None, False), ((0, 2), True), (1, False)):
         want = np.linalg.vector_norm(a, axis=axis, keepdims=keepdims, ord=ord)
         close(da.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord), want, 60)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "int32"])
+def test_vector_norm_dtypes(any_place, dtype):
+    rng = np.random.default_rng(12)
+    a = data(rng, (4, 6), np.dtype(dtype))
+    x = da.asarray(a, device=any_place)
+    for ord in (2, 1, math.inf, 0):
+        for axis in (None, -1):
+            close(da.linalg.vector_norm(x, axis=axis, ord=ord), np.linalg.vector_norm(a, axis=axis, ord=ord), 24)
 
 
 @pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf])

@@ -122,3 +122,14 @@ def test_readme_example_runs(capsys):
     assert m, "README.md has no python example"
     exec(compile(m.group(1), "README.md", "exec"), {"__name__": "readme"})
     assert "cl:" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not (REPO / "darray").is_dir(), reason="not run from a checkout")
+def test_installed_package_has_every_module():
+    """Every module of the checkout's ``darray/`` is in the imported package (a package left out
+    of ``[tool.setuptools] packages`` in pyproject.toml shows up only in a non-editable install)."""
+    src = REPO / "darray"
+    installed = Path(darray.__file__).resolve().parent
+    want = sorted(p.relative_to(src).as_posix() for p in src.rglob("*.py") if "__pycache__" not in p.parts)
+    missing = [rel for rel in want if not (installed / rel).is_file()]
+    assert not missing, f"modules missing from the installed darray at {installed}: {missing}"

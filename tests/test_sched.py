@@ -52,11 +52,11 @@ def shared_streams() -> list[da.Stream]:
 
 SPIN_SOURCE = """
 __kernel void spin_copy(__global const int* src, __global int* dst, int n, int iters) {
-  int i = get_global_id(0);
-  if (i >= n) return;
-  float f = 1.0f + i;
+  /* one work-item: spin, then copy all of src (so src is read only after the spin) */
+  float f = 1.0f;
   for (int k = 0; k < iters; ++k) f = f * 0.999999f + 1e-7f;   /* cannot be folded away */
-  dst[i] = src[i] + (f > 1e30f ? 1 : 0);                       /* src is read after the spin */
+  int bump = f > 1e30f ? 1 : 0;
+  for (int i = 0; i < n; ++i) dst[i] = src[i] + bump;
 }
 __kernel void axpb(__global int* dst, __global const int* a, __global const int* b, int alpha, int iters) {
   int i = get_global_id(0);
@@ -87,8 +87,7 @@ def spin_copy(src: da.DArray, dst: da.DArray, *, stream: da.Stream, iters: int =
     s_alloc, d_alloc = src._data(), dst._data()
 
     def enqueue(q, wf):
-        with_args = (s_alloc.buffer, d_alloc.buffer, n, iters)
-        return k(q, (n,), None, *with_args, wait_for=wf)
+        return k(q, (1,), None, s_alloc.buffer, d_alloc.buffer, n, iters, wait_for=wf)
 
     return sched.launch("spin_copy", enqueue, place=place(), reads=[s_alloc], writes=[d_alloc], stream=stream,
                         nbytes=8 * n)

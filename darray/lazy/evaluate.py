@@ -1,16 +1,21 @@
 """When pending graphs run: host reads, non-elementwise consumers, ``da.eval``, writes into
 what a graph reads, and budgets (depth, size, inputs). ``DARRAY_LAZY=0`` runs every op now.
+A graph whose kernel arguments exceed the device's parameter bytes runs in parts.
 """
 from __future__ import annotations
 
 import os
 import weakref
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..alloc import allocate
 from ..dim import Dim
+from ..place import runtime
 from . import execute, fuse
 from .graph import Input, Node, walk
+from .render import params
+from .spec import KernelSpec
 
 if TYPE_CHECKING:
     from .._array import DArray
@@ -46,11 +51,17 @@ def record(n: Node, place: Any) -> "DArray":
 
 
 def before_write(alloc: Any) -> None:
-    """Run every pending graph that reads ``alloc`` (it is about to be overwritten)."""
+    """Run every pending graph that reads ``alloc`` (it is about to be overwritten): those
+    registered as its readers, and those containing a node since materialised into ``alloc``."""
     refs = _readers.pop(id(alloc), None)
-    if refs:
-        live = [r() for r in list(refs.values())]
-        evaluate(*[a for a in live if a is not None and a._node is not None and _reads(a._node, alloc)])
+    cands = list(refs.values()) if refs else []
+    sources = _sources.get(alloc)
+    if sources:  # pending graphs containing the node are registered under each of its reads
+        dicts = [_readers.get(id(r)) for r in (w() for w in sources) if r is not None]
+        cands += list(min(dicts, key=lambda d: len(d) if d else 0) or {}.values()) if dicts else []
+    if cands:
+        live = {id(a): a for a in (r() for r in cands) if a is not None and a._node is not None}
+        evaluate(*[a for a in live.values() if _reads(a._node, alloc)])
 
 
 def _reads(n: Node, alloc: Any) -> bool:
@@ -58,40 +69,67 @@ def _reads(n: Node, alloc: Any) -> bool:
     return any(r is alloc for r in n.reads) or any(type(t) is Input and t.alloc is alloc for t in walk([n]))
 
 
+# materialised allocation -> weak references to what its node read: pending graphs that
+# contain the node read the allocation now, and are found through their registration there
+_sources: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+
+
 def _hand_over(n: Node, alloc: Any) -> None:
-    """``n`` now has its value in ``alloc``: pending graphs containing ``n`` read ``alloc`` from now
-    on, so register them as its readers (a write into it runs them first); then drop ``n``'s
-    arguments, so the inputs only it held go back to the pool."""
-    deps = {}
-    for r in n.reads:  # every pending graph containing n reads (and is registered under) n.reads
-        refs = _readers.get(id(r))
-        if refs:
-            for key, ref in list(refs.items()):
-                b = ref()
-                if b is not None and b._node is not None and b._node is not n:
-                    deps[key] = ref
-    if deps:
-        _readers.setdefault(id(alloc), {}).update(deps)
+    """``n`` now has its value in ``alloc``: remember what it read (so a write into ``alloc``
+    finds the pending graphs containing ``n``), then drop its arguments and reads."""
+    if n.reads:
+        _sources[alloc] = tuple(weakref.ref(r) for r in n.reads)
     n.args, n.reads = (), ()
 
 
 def evaluate(*arrays: "DArray") -> None:
     """Materialise the pending arrays; those of one place and shape run as one kernel."""
-    from ..ops import _table
-
     groups: dict[tuple, list[DArray]] = {}
     for a in arrays:
         if a._node is not None and all(a is not b for b in groups.get((a._place, a.shape), ())):
             groups.setdefault((a._place, a.shape), []).append(a)
     for (place, _), members in groups.items():
-        targets = [Input(allocate(place, a.size * a.dtype.itemsize), a._dim, a.dtype) for a in members]
-        execute.launch(fuse.fuse([a._node for a in members], targets), place, _table.expr,
-                       "+".join(a._node.op for a in members))
-        for a, t in zip(members, targets):
-            n: Node = a._node
-            n.value = t
-            a._alloc, a._node = t.alloc, None
-            _hand_over(n, t.alloc)
+        _run(place, [a for a in members if a._node is not None])
+
+
+@lru_cache(maxsize=1024)
+def _param_bytes(spec: KernelSpec) -> int:
+    """Bytes of the kernel's arguments (buffers as 8-byte pointers, each argument aligned to its size)."""
+    total = 0
+    for _, _, dt in params(spec):
+        size = 8 if dt is None else dt.itemsize
+        total = -(-total // size) * size + size
+    return total
+
+
+def _run(place: Any, members: list["DArray"]) -> None:
+    """One kernel computing ``members`` (pending, one shape). Over the device's kernel-argument
+    budget, split: several outputs into halves; one output by running its pending arguments first."""
+    from .._array import DArray
+    from ..ops import _table
+
+    if not members:
+        return
+    targets = [Input(allocate(place, a.size * a.dtype.itemsize), a._dim, a.dtype) for a in members]
+    plan = fuse.fuse([a._node for a in members], targets)
+    if _param_bytes(plan.spec) > runtime(place).info.max_parameter_bytes:
+        parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
+        if len(members) > 1 or parts:
+            del targets, plan
+            if len(members) > 1:
+                half = len(members) // 2
+                _run(place, members[:half])
+                _run(place, [a for a in members[half:] if a._node is not None])
+            else:
+                evaluate(*[DArray(None, Dim.trusted(c.shape), c.dtype, place, c) for c in parts])
+                _run(place, members)
+            return
+    execute.launch(plan, place, _table.expr, "+".join(a._node.op for a in members))
+    for a, t in zip(members, targets):
+        n: Node = a._node
+        n.value = t
+        a._alloc, a._node = t.alloc, None
+        _hand_over(n, t.alloc)
     if len(_readers) > 1024:
         for k, refs in list(_readers.items()):
             if all(r() is None or r()._node is None for r in list(refs.values())):

@@ -53,11 +53,11 @@ def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> st
 LANES = 8
 
 
-def _fold(spec: KernelSpec, expr: ExprFn, lane: int, value: str, vi: str) -> list[str]:
-    """Fold ``value`` (index ``vi``) into accumulator lane ``lane``."""
+def _fold(spec: KernelSpec, expr: ExprFn, lane: int, value: str, vi: str, into: str = "acc") -> list[str]:
+    """Fold ``value`` (index ``vi``) into accumulator lane ``lane`` (``<into><lane>``)."""
     red = spec.reduce
     assert red is not None
-    acc_t, a = ctype(red.acc), f"acc{lane}"
+    acc_t, a = ctype(red.acc), f"{into}{lane}"
     if red.arg:
         take = _arg_take(red.op, red.acc, "v_", "vi_", a, f"best{lane}")
         return [f"{{ const {acc_t} v_ = {value}; const long vi_ = {vi};",
@@ -66,49 +66,84 @@ def _fold(spec: KernelSpec, expr: ExprFn, lane: int, value: str, vi: str) -> lis
     return [f"{a} = {step};"]
 
 
+BLOCK = 16  # float sums: terms per lane summed into a fresh block accumulator before joining acc
+
+
 def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     """OpenCL source for a reduction ``spec`` (see the module docstring).
 
-    Chunked kernels unroll the loop over ``LANES`` independent accumulators: float folds
-    stay vectorisable and sums accumulate blockwise (each lane at most ``MAX_CHUNK / LANES``
-    terms, then lanes, then partials), which is as accurate as NumPy's pairwise sum.
+    Chunked kernels unroll the loop over ``LANES`` independent accumulators, so float folds
+    stay vectorisable. Float sums are blocked like NumPy's pairwise sum: each lane sums
+    ``BLOCK`` terms into a block accumulator, which is then added to the lane's total (so a
+    chunk of ``MAX_CHUNK`` elements costs at most ``BLOCK + MAX_CHUNK / (LANES * BLOCK)``
+    rounding steps per lane, not ``MAX_CHUNK / LANES``); then lanes, then partials.
+    Interleaved (GPU) kernels block the same way over their strided run.
     """
     red = spec.reduce
     assert red is not None
     acc_t, idx = ctype(red.acc), spec.index
     lanes = LANES if red.chunked else 1
+    blocked = red.op == "sum" and red.acc.kind in "fc"
+    zero = identity(red.op, red.acc)
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
               "    if (p >= M * P) return;", f"    const {idx} j = p / P;"]
     for lane in range(lanes):
-        lines.append(f"    {acc_t} acc{lane} = {identity(red.op, red.acc)};")
+        lines.append(f"    {acc_t} acc{lane} = {zero};")
         if red.arg:
             lines.append(f"    long best{lane} = -1;")
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
 
-    def element(lane: int, offset: str) -> list[str]:
+    def element(lane: int, offset: str, into: str = "acc") -> list[str]:
         body, dtypes = value_lines(spec, expr, pad="    ")
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["    {", f"    const {idx} g = j * K + k{offset};", *body,
-                *("    " + line for line in _fold(spec, expr, lane, value, vi)), "    }"]
+                *("    " + line for line in _fold(spec, expr, lane, value, vi, into)), "    }"]
+
+    def indent(block: list[str], depth: int = 1) -> list[str]:
+        return ["    " * depth + line for line in block]
 
     if red.chunked:
         lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
         lines.append(f"    {idx} k = k0;")
-        if lanes > 1:
+        if blocked:
+            lines.append(f"    for (; k + {lanes} <= k1;) {{")
+            lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
+            lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
+            lines.append(f"        for (; k + {lanes} <= kb; k += {lanes}) {{")
+            for lane in range(lanes):
+                lines += indent(element(lane, f" + {lane}" if lane else "", "b"), 2)
+            lines.append("        }")
+            for lane in range(lanes):
+                lines += indent(_fold(spec, expr, lane, f"b{lane}", ""), 2)
+            lines.append("    }")
+        else:
             lines.append(f"    for (; k + {lanes} <= k1; k += {lanes}) {{")
             for lane in range(lanes):
-                lines += ["    " + line for line in element(lane, f" + {lane}" if lane else "")]
+                lines += indent(element(lane, f" + {lane}" if lane else ""))
             lines.append("    }")
         lines.append("    for (; k < k1; k++) {")
+        lines += indent(element(0, ""))
+        lines.append("    }")
+    elif blocked:
+        lines.append(f"    for ({idx} k = p - j * P; k < K;) {{")
+        lines.append(f"        {acc_t} b0 = {zero};")
+        lines.append(f"        for (int i = 0; i < {BLOCK * LANES} && k < K; i++, k += P) {{")
+        lines += indent(element(0, "", "b"), 2)
+        lines.append("        }")
+        lines += indent(_fold(spec, expr, 0, "b0", ""), 2)
+        lines.append("    }")
     else:
         lines.append(f"    for ({idx} k = p - j * P; k < K; k += P) {{")
-    lines += ["    " + line for line in element(0, "")]
-    lines.append("    }")
-    for lane in range(1, lanes):
-        lines += ["    " + line for line in _fold(spec, expr, 0, f"acc{lane}", f"best{lane}")]
+        lines += indent(element(0, ""))
+        lines.append("    }")
+    step = 1
+    while step < lanes:  # join the lanes as a tree: (0+1)+(2+3)...
+        for lane in range(0, lanes, 2 * step):
+            lines += indent(_fold(spec, expr, lane, f"acc{lane + step}", f"best{lane + step}"))
+        step *= 2
     final = "(acc0 / count)" if red.mean else "acc0"
     out = spec.outputs[0][0]
     lines.append(f"    out0[out0_o + p] = {cast(red.acc, out.dtype, final)};")

@@ -49,8 +49,12 @@ class Op:
     aliases: tuple[str, ...] = field(default=())
 
 
+_TRIG = {"sin", "cos", "tan"}  # through elementwise.h's trig_* (PoCL's float8 forms need a fix)
+
+
 def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str, ...] = ()) -> Op:
-    return Op(name, 1, ref, {"f": f"{name}({{0}})", "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases)
+    f = f"trig_{name}({{0}})" if name in _TRIG else f"{name}({{0}})"
+    return Op(name, 1, ref, {"f": f, "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases)
 
 
 def _compare(name: str, ref: Callable[..., Any], sym: str, doc: str) -> Op:
@@ -81,7 +85,7 @@ OPS: tuple[Op, ...] = (
                                "f": "fabs({0})", "c": "cabs_{R}({0})"}, doc="|x|", aliases=("absolute",)),
     Op("square", 1, np.square, {"b": "({0} & {0})", "i": "({T})(({U}){0} * ({U}){0})", "u": "({T})({0} * {0})",
                                 "c": "cmul_{R}({0}, {0})", "*": "({0} * {0})"}, doc="x * x"),
-    Op("reciprocal", 1, np.reciprocal, {"i": "recip_{T}({0})", "u": "recip_{T}({0})", "c": "cdiv_{R}(({T})(1, 0), {0})",
+    Op("reciprocal", 1, np.reciprocal, {"i": "recip_{T}({0})", "u": "recip_{T}({0})", "c": "crecip_{R}({0})",
                                         "*": "(({T})1 / {0})"}, doc="1 / x (integer division for integers)"),
     Op("sign", 1, np.sign, {"i": "({T})(({0} > 0) - ({0} < 0))", "u": "({T})({0} > 0)", "c": "csign_{R}({0})",
                             "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, doc="sign; z/|z| for complex"),
@@ -149,7 +153,7 @@ OPS: tuple[Op, ...] = (
        doc="x1 >> x2 (sign fill past the bit width)", aliases=("right_shift",)),
     # selection and neural-network helpers
     Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2"),
-    Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cminimum_{R}(cmaximum_{R}({0}, {1}), {2})",
+    Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cclip_{R}({0}, {1}, {2})",
                             "*": "min(max({0}, {1}), {2})"}, types="promote",
        doc="x limited to [min, max] (min wins when min > max, NaN propagates)"),
     Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)), {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"},

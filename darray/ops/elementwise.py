@@ -115,7 +115,21 @@ def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype,
 def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
     host = [a._host_view() if isinstance(a, DArray) else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
     with np.errstate(all="ignore"):
-        return np.asarray(op.ref(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(out, copy=False)
+        return np.asarray(_CPU.get(op.name, op.ref)(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(
+            out, copy=False)
+
+
+def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
+    """numpy.power, but a negative integer exponent gives 0 (+-1 for bases +-1), as the OpenCL kernel."""
+    if exp.dtype.kind != "i" or not (exp < 0).any():
+        return np.power(base, exp)
+    base, exp = np.broadcast_arrays(base, exp)
+    out = np.power(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
+    neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
+    return np.where(exp < 0, neg.astype(out.dtype), out)
+
+
+_CPU = {"pow": _power}  # CPU implementations that differ from the row's NumPy reference
 
 
 def apply(name: str, *args: Any) -> DArray:
@@ -158,7 +172,9 @@ def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
     """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round.
 
     Integers keep their dtype (unchanged for ``decimals >= 0``); bool rounds only with
-    ``decimals=0`` (to float16, float32 without cl_khr_fp16), as NumPy.
+    ``decimals=0`` (to float16, float32 without cl_khr_fp16), as NumPy. Differs from NumPy for
+    complex with ``decimals != 0``: the scaling is a complex multiplication, so an infinite part
+    makes the other part NaN and a zero part may lose its sign (NumPy rounds the parts separately).
     """
     if decimals == 0:
         return apply("round", x)

@@ -86,27 +86,24 @@ def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mk
     place: CLPlace = a.place
     dtype = D.device_dtype(dtype, place)
     m, k, n = mkn
-    out = empty(batch + (m, n), dtype, place)
-    if out.size == 0 or k == 0:
-        if out.size:
-            from .creation import zeros
+    full = batch + (m, n)
+    if math.prod(full) == 0 or k == 0:
+        from .creation import zeros
 
-            out = zeros(out.shape, dtype=dtype, device=place)
-        return out.reshape(shape)
-    path = _gemm.choose(place, dtype, out.size * k)
+        return zeros(full, dtype=dtype, device=place).reshape(shape)
+    path = _gemm.choose(place, dtype, math.prod(full) * k)
+    # float16 computes in float32 on the kernel path (closer to exact than rounding every step)
     compute = _dt.float32 if dtype == _dt.float16 and path == "kernel" else dtype
     if path == "kernel":
         a, b = (x if x.dtype == compute else x.astype(compute) for x in (a, b))
     a_dim = a._dim if a.ndim > 1 else a._dim.expand_dims(0)
     b_dim = b._dim if b.ndim > 1 else b._dim.expand_dims(1)
+    out = empty(full, compute, place)
     if path == "host":
         _gemm.run_host(_matrix(a, a_dim), _matrix(b, b_dim), out)
     else:
-        target = out if compute == dtype else empty(out.shape, compute, place)
-        _gemm.run_kernel(_matrix(a, a_dim), _matrix(b, b_dim), target)
-        if target is not out:
-            out = target.astype(dtype)
-    return out.reshape(shape)
+        _gemm.run_kernel(_matrix(a, a_dim), _matrix(b, b_dim), out)
+    return (out if compute == dtype else out.astype(dtype)).reshape(shape)
 
 
 # -- built on matmul ------------------------------------------------------------------------
@@ -275,7 +272,7 @@ def _singular(x: DArray, ord: Any, keepdims: bool) -> DArray:
     res = np.asarray(fn(s, axis=-1)).astype(_dt.real_dtype(x.dtype))
     if keepdims:
         res = res[..., None, None]
-    return from_numpy(np.ascontiguousarray(res), x.place)
+    return from_numpy(res, x.place)
 
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> DArray:

@@ -63,7 +63,7 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else kept
     k = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     m = int(np.prod(kept, dtype=np.int64))
-    if k == 0 and m > 0 and op not in _EMPTY:
+    if k == 0 and op not in _EMPTY:  # NumPy: an empty reduced axis raises, even for an empty output
         what = f"attempt to get {op} of an empty sequence" if op.startswith("arg") else \
             f"zero-size array to reduction operation {_NAMES.get(op, op)} which has no identity"
         raise ValueError(f"darray {op}: {what}")

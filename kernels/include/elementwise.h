@@ -3,8 +3,11 @@
  * Helpers are named <op>_<ctype>: floordiv_*, pymod_* (NumPy floor_divide/remainder,
  * division by zero gives 0 for integers), shl_*, shr_* (NumPy shifts: counts outside
  * [0, bits) give 0, or -1 for negative values shifted right), ipow_* (integer power by
- * squaring, wrap-around), recip_*, logaddexp_*, clip_* (NaN propagates). Define DARRAY_FP64 before this header to get the
- * double versions. Complex helpers live in complex.h.
+ * squaring, wrap-around), recip_*, logaddexp_*, clip_* (NaN propagates); trig_sin/cos/tan
+ * (overloaded for float, float8, double: the built-ins, with a fix for PoCL's float8 forms);
+ * crecip_*, cclip_* (NumPy's complex reciprocal and clip, on float2/double2: the rows of
+ * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
+ * this header to get the double versions. Complex helpers live in complex.h.
  */
 #define DARRAY_INT_HELPERS(T, U, BITS, TMIN)                                          \
 inline T floordiv_##T(T a, T b) {                                                    \
@@ -80,4 +83,54 @@ inline T clip_##T(T x, T lo, T hi) {  /* NaN in any argument propagates; x kept 
 DARRAY_FLOAT_HELPERS(float)
 #ifdef DARRAY_FP64
 DARRAY_FLOAT_HELPERS(double)
+#endif
+
+/* PoCL 3.0 (LLVM 14, SLEEF) computes float8 sin/cos/tan wrongly in lanes with |x| < 2^-7
+ * when another lane of the same vector needs the large-argument reduction (|x| >= ~1e7):
+ * sin(1e-3) comes out as sin(8e-3), sin(1e-8) 2^20 times too big. The float8 forms take
+ * those lanes from their Taylor polynomial (<= 1 ulp there, -0.0 kept); scalar forms are
+ * the built-ins. */
+#define DARRAY_TRIG_SMALL ((float8)0.0078125f)
+inline float __attribute__((overloadable)) trig_sin(float x) { return sin(x); }
+inline float __attribute__((overloadable)) trig_cos(float x) { return cos(x); }
+inline float __attribute__((overloadable)) trig_tan(float x) { return tan(x); }
+inline float8 __attribute__((overloadable)) trig_sin(float8 x) {
+    float8 x2 = x * x;
+    return select(sin(x), x * (1.0f + x2 * (-1.0f / 6 + x2 * (1.0f / 120))), isless(fabs(x), DARRAY_TRIG_SMALL));
+}
+inline float8 __attribute__((overloadable)) trig_cos(float8 x) {
+    float8 x2 = x * x;
+    return select(cos(x), 1.0f + x2 * (-0.5f + x2 * (1.0f / 24)), isless(fabs(x), DARRAY_TRIG_SMALL));
+}
+inline float8 __attribute__((overloadable)) trig_tan(float8 x) {
+    float8 x2 = x * x;
+    return select(tan(x), x * (1.0f + x2 * (1.0f / 3 + x2 * (2.0f / 15 + x2 * (17.0f / 315)))),
+                  isless(fabs(x), DARRAY_TRIG_SMALL));
+}
+#ifdef DARRAY_FP64
+inline double __attribute__((overloadable)) trig_sin(double x) { return sin(x); }
+inline double __attribute__((overloadable)) trig_cos(double x) { return cos(x); }
+inline double __attribute__((overloadable)) trig_tan(double x) { return tan(x); }
+#endif
+
+/* NumPy's complex reciprocal (not 1 / z through division: 1 / (0 + 0j) is nan + nanj) and
+ * complex clip (lexicographic; a NaN in x or lo wins, a NaN only in hi's imaginary part does
+ * not, as numpy.clip). */
+#define DARRAY_COMPLEX_ROWS(R, C)                                                    \
+inline C crecip_##R(C z) {                                                           \
+    if (fabs(z.y) <= fabs(z.x)) {                                                    \
+        R r = z.y / z.x, d = z.x + z.y * r;                                          \
+        return (C)(1 / d, -r / d);                                                   \
+    }                                                                                \
+    R r = z.x / z.y, d = z.x * r + z.y;                                              \
+    return (C)(r / d, -1 / d);                                                       \
+}                                                                                    \
+inline C cclip_##R(C x, C lo, C hi) {                                                \
+    C t = (isnan(x.x) || isnan(x.y) || x.x > lo.x || (x.x == lo.x && x.y > lo.y)) ? x : lo; \
+    return (isnan(t.x) || isnan(t.y) || t.x < hi.x || (t.x == hi.x && t.y < hi.y)) ? t : hi; \
+}
+
+DARRAY_COMPLEX_ROWS(float, float2)
+#ifdef DARRAY_FP64
+DARRAY_COMPLEX_ROWS(double, double2)
 #endif

@@ -1,0 +1,500 @@
+"""Reductions (darray/ops/reduction.py, darray/lazy/reduce.py) against NumPy.
+
+Kernel budget: every distinct (op, dtype, collapsed rank, contiguity pattern) compiles a
+kernel, so the ops x dtype grid is parametrized and hypothesis varies shapes, views, axes,
+keepdims and values inside each cell.
+
+Exactness: the random float values are small powers of two, +-0, +-inf and NaN, so sums
+(at these sizes), products, extrema and means are exact in any summation order and can be
+compared bit for bit (NaN to NaN); float accuracy on real data is tested separately against a
+float64 reference.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import darray as da
+from helpers import DEVICE_DTYPES, assert_same
+
+BASIC = ["sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin"]
+ALL_OPS = BASIC + ["var", "std", "count_nonzero"]
+ARG = {"argmax", "argmin"}
+COMPLEX_OPS = ["sum", "prod", "mean", "var", "std", "any", "all", "count_nonzero", "max", "argmax"]
+EXACT_F = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, np.inf, -np.inf, np.nan]
+
+
+def _np(op, x, **kw):
+    """NumPy's answer (warnings about empty slices silenced), or the exception it raises."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            return getattr(np, op)(x, **kw)
+        except Exception as err:  # noqa: BLE001
+            return err
+
+
+def _same_or_raises(op, xd, xn, tol=None, **kw):
+    """darray gives NumPy's result (shape, dtype, values), or raises NumPy's exception class."""
+    want = _np(op, xn, **kw)
+    if isinstance(want, Exception):
+        with pytest.raises(type(want)):
+            getattr(da, op)(xd, **kw)
+        return
+    got = getattr(da, op)(xd, **kw)
+    assert isinstance(got, da.DArray), type(got)
+    assert got.place == xd.place
+    assert_same(got, np.asarray(want), **(tol or {}))
+
+
+def _bcast(xp, a, shape):
+    """A stride-0 broadcast view (darray: a view of the same allocation)."""
+    if xp is np:
+        return np.broadcast_to(a, shape)
+    fn = getattr(da, "broadcast_to", None)
+    return fn(a, shape) if fn is not None else a._view(a._dim.broadcast_to(shape))
+
+
+def _view(xp, a, kind):
+    """The same view of a NumPy or darray array: transposed, reversed, stepped or broadcast."""
+    if kind == "T":
+        return a.T
+    if kind == "flip":
+        return a[(slice(None, None, -1),) * a.ndim]
+    if kind == "step":
+        return a[(slice(None), slice(None, None, -2))[-a.ndim:]] if a.ndim else a
+    if kind == "bcast":
+        return _bcast(xp, a, (2,) + a.shape)
+    return a
+
+
+@st.composite
+def _axis(draw, ndim, single=False):
+    """None, an int or a tuple of distinct axes (negative ones mixed in, any order)."""
+    if ndim == 0:  # axis 0 of a 0-d array: see test_zero_d
+        return draw(st.sampled_from([None] if single else [None, ()]))
+    pick = st.integers(-ndim, ndim - 1)
+    if single:
+        return draw(st.none() | pick)
+    axes = draw(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim))
+    axes = [a - ndim if draw(st.booleans()) else a for a in axes]
+    return draw(st.sampled_from([None, tuple(axes), axes[0] if axes else None]))
+
+
+def _values(dtype):
+    if dtype.kind == "f":
+        return st.sampled_from(EXACT_F)
+    return st.integers(-3, 3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16], ids=["float32", "int16"])
+@pytest.mark.parametrize("op", BASIC)
+@given(data=st.data())
+def test_matches_numpy(op, dtype, data):
+    """Every basic reduction over random shapes (0-d, empty), views, axes and keepdims."""
+    dtype = np.dtype(dtype)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4), label="shape")
+    x = data.draw(hnp.arrays(dtype, shape, elements=_values(dtype)), label="x")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step", "bcast"]), label="view")
+    xn, xd = _view(np, x, kind), _view(da, da.asarray(x), kind)
+    axis = data.draw(_axis(xn.ndim, single=op in ARG), label="axis")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    tol = {"rtol": 1e-6, "atol": 0.0} if op == "mean" else None
+    _same_or_raises(op, xd, xn, tol, axis=axis, keepdims=keepdims)
+
+
+def _sample(dtype, shape, rng):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.kind == "c":
+        return (rng.integers(-3, 4, shape) + 1j * rng.integers(-3, 4, shape)).astype(dtype) / 2
+    if dtype.kind == "f":
+        return rng.integers(-8, 9, shape).astype(dtype) / 4
+    lo = 0 if dtype.kind == "u" else -5
+    return rng.integers(lo, 6, shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
+def test_every_dtype(dtype):
+    """Each op x each dtype: values and NumPy's exact result dtype (sum of int32 is int64, mean
+    of ints float64, argmax int64, any/all bool), over the last axis and over all axes."""
+    rng = np.random.default_rng(7)
+    x = _sample(dtype, (3, 5), rng)
+    xd = da.asarray(x)
+    ops = COMPLEX_OPS if np.dtype(dtype).kind == "c" else ALL_OPS
+    for op in ops:
+        for axis in (None, -1):
+            tol = {"rtol": 1e-5, "atol": 1e-6} if op in ("mean", "var", "std") else None
+            _same_or_raises(op, xd, x, tol, axis=axis)
+    assert da.sum(xd).dtype == np.sum(x).dtype
+
+
+def test_result_dtypes_and_place():
+    """Results stay on the device as DArrays; full reductions are 0-d."""
+    x = da.asarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+    for op in ALL_OPS:
+        r = getattr(da, op)(x)
+        assert isinstance(r, da.DArray) and r.shape == () and r.place == x.place, op
+        assert r.dtype == _np(op, np.arange(12, dtype=np.int32).reshape(3, 4)).dtype, op
+    assert da.sum(x, axis=1).shape == (3,)
+    assert da.max(x, axis=(0, 1), keepdims=True).shape == (1, 1)
+
+
+# -- empty and 0-d ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("op", ALL_OPS)
+def test_empty(op):
+    """Empty sums are 0, products 1, any False, all True, mean NaN; max/min/argmax/argmin of an
+    empty reduced axis raise ValueError, but an empty output over a non-empty axis does not."""
+    for shape, axes in [((0,), [None, 0]), ((0, 3), [None, 0, 1, (0, 1)]), ((3, 0), [0, 1, -1]),
+                        ((2, 0, 3), [1, (0, 2), (1, 2)])]:
+        x = np.zeros(shape, np.float32)
+        xd = da.asarray(x)
+        for axis in axes:
+            if op in ARG and isinstance(axis, tuple):
+                continue
+            for keepdims in (False, True):
+                _same_or_raises(op, xd, x, axis=axis, keepdims=keepdims)
+    if op in ("max", "min", "argmax", "argmin"):
+        with pytest.raises(ValueError, match=op):
+            getattr(da, op)(da.zeros((0,), dtype=da.float32))
+
+
+def test_empty_values():
+    e = da.zeros((0, 2), dtype=da.int32)
+    assert da.sum(e).get() == 0 and da.sum(e).dtype == np.int64
+    assert da.prod(e, axis=0).get().tolist() == [1, 1]
+    assert not da.any(e).get() and da.all(e).get()
+    assert np.isnan(da.mean(e).get())
+    assert da.max(e, axis=1).shape == (0,)
+    assert da.argmin(e, axis=1).shape == (0,)
+
+
+@pytest.mark.parametrize("op", ALL_OPS)
+def test_zero_d(op):
+    """0-d input reduces over axis None or () to a 0-d result. Deliberate difference: axis 0 or
+    -1 of a 0-d array is an AxisError for every op (the Array API rule, and NumPy's for mean, var
+    and std), where NumPy's ufunc reductions and argmax accept it as a legacy quirk."""
+    x = np.asarray(np.float32(2.5))
+    xd = da.asarray(x)
+    for axis in ([None] if op in ARG else [None, ()]):
+        for keepdims in (False, True):
+            _same_or_raises(op, xd, x, axis=axis, keepdims=keepdims)
+    for axis in (0, -1, 1, (0,)):
+        with pytest.raises((AxisError, TypeError) if op in ARG else AxisError):
+            getattr(da, op)(xd, axis=axis)
+
+
+def test_empty_axis_tuple_is_identity():
+    x = np.arange(6, dtype=np.int8).reshape(2, 3)
+    for op in ("sum", "max", "mean", "any"):
+        _same_or_raises(op, da.asarray(x), x, axis=())
+
+
+# -- special values -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+def test_nan_inf_small(dtype):
+    x = np.array([[1, np.nan, 3, 3], [np.inf, -np.inf, 2, 2], [-0.0, 0.0, np.nan, -1],
+                  [np.inf, np.inf, -np.inf, np.nan], [5, 5, -5, -5]], dtype)
+    xd = da.asarray(x)
+    for op in ("sum", "prod", "max", "min", "mean", "argmax", "argmin"):
+        for axis in (None, 0, 1):
+            _same_or_raises(op, xd, x, axis=axis)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@given(data=st.data())
+def test_nan_and_ties_across_chunks(dtype, data):
+    """Long inputs reduce in chunks and a combine pass: NaN still propagates, argmax/argmin return
+    the first NaN, else the first of tied extremes, wherever they fall."""
+    n = 70_000
+    x = np.zeros(n, dtype)
+    picks = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True), label="positions")
+    special = data.draw(st.sampled_from([np.nan, np.inf, -np.inf, 7.0, -7.0]), label="value")
+    x[picks] = special
+    if data.draw(st.booleans(), label="nan too"):
+        x[data.draw(st.integers(0, n - 1), label="nan at")] = np.nan
+    xd = da.asarray(x)
+    for op in ("sum", "max", "min", "mean", "argmax", "argmin"):
+        _same_or_raises(op, xd, x)
+    x2 = x.reshape(70, 1000)
+    x2d = da.asarray(x2)
+    for op in ("argmax", "argmin", "max"):
+        _same_or_raises(op, x2d, x2, axis=1)
+        _same_or_raises(op, x2d.T, x2.T, axis=0)
+
+
+def test_argmax_ties_first_index():
+    x = np.array([[1, 3, 3, 1], [2, 2, 2, 2], [0, -1, -1, 0]], np.int32)
+    for op in ("argmax", "argmin"):
+        for axis in (None, 0, 1):
+            _same_or_raises(op, da.asarray(x), x, axis=axis)
+    for extreme in (np.iinfo(np.int64).min, np.iinfo(np.int64).max):
+        x = np.full(1000, extreme, np.int64)
+        _same_or_raises("argmax", da.asarray(x), x)
+        _same_or_raises("argmin", da.asarray(x), x)
+    x = np.full(1000, np.iinfo(np.uint64).max, np.uint64)
+    _same_or_raises("argmin", da.asarray(x), x)
+    _same_or_raises("max", da.asarray(x), x)
+
+
+def test_signed_zero():
+    """-0.0 compares equal to 0.0: sums of -0.0 are +0.0 (NumPy's identity), products keep -0.0."""
+    x = np.array([-0.0, -0.0], np.float32)
+    assert not np.signbit(da.sum(da.asarray(x)).get())
+    assert np.signbit(da.prod(da.asarray(x[:1])).get())
+    assert da.max(da.asarray(x)).get() == 0.0
+    assert da.argmax(da.asarray(np.array([-0.0, 0.0]))).get() == 0
+
+
+def test_integer_wraparound():
+    """Integer sums and products wrap modulo 2**64 like NumPy's; narrow dtype= wraps narrower."""
+    x = np.full(1000, 2**62, np.int64)
+    _same_or_raises("sum", da.asarray(x), x)
+    u = np.full(1000, 3 * 2**62, np.uint64)
+    _same_or_raises("sum", da.asarray(u), u)
+    _same_or_raises("prod", da.asarray(np.full(100, 3, np.int64)), np.full(100, 3, np.int64))
+    i8 = np.full(100, 100, np.int8)
+    _same_or_raises("sum", da.asarray(i8), i8, dtype=np.int8)
+    assert da.sum(da.asarray(i8)).get() == 10_000
+    b = np.ones(300, bool)
+    _same_or_raises("sum", da.asarray(b), b)
+    _same_or_raises("prod", da.asarray(b), b)
+    _same_or_raises("mean", da.asarray(np.full(100, 2**60, np.int64)), np.full(100, 2**60, np.int64))
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "mean"])
+def test_dtype_argument(op):
+    x = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
+    xd = da.asarray(x)
+    for dtype in (np.int16, np.float32, np.float64, np.uint8):
+        if op == "mean" and np.dtype(dtype).kind != "f":
+            continue
+        for axis in (None, 0):
+            _same_or_raises(op, xd, x, {"rtol": 1e-6, "atol": 0.0}, axis=axis, dtype=dtype)
+    f = np.linspace(0, 1, 12, dtype=np.float32).reshape(3, 4)
+    _same_or_raises(op, da.asarray(f), f, {"rtol": 1e-12, "atol": 1e-12}, axis=1, dtype=np.float64)
+    with pytest.raises(TypeError):
+        da.max(xd, dtype=np.float32)
+
+
+def test_complex():
+    rng = np.random.default_rng(3)
+    z = (rng.standard_normal((6, 7)) + 1j * rng.standard_normal((6, 7))).astype(np.complex64)
+    zd = da.asarray(z)
+    tol = {"rtol": 1e-5, "atol": 1e-5}
+    for op in ("sum", "prod", "mean", "var", "std"):
+        for axis in (None, 0, 1):
+            _same_or_raises(op, zd, z, tol, axis=axis)
+    z[2, 3] = complex(np.nan, 0)
+    _same_or_raises("sum", da.asarray(z), z, tol, axis=1)
+    w = np.array([[0, 1j], [0, 0], [1, 1j]], np.complex128)
+    for op in ("any", "all", "count_nonzero"):
+        for axis in (None, 0, 1):
+            _same_or_raises(op, da.asarray(w), w, axis=axis)
+    assert da.var(zd).dtype == np.float32 and da.std(zd, axis=0).dtype == np.float32
+
+
+# -- accuracy -----------------------------------------------------------------------------------
+
+def test_float32_sum_accuracy():
+    """A float32 sum of 1e6 values is blockwise (not serial): its error relative to sum(|x|) is
+    close to NumPy's pairwise error; a serial float32 loop would be off by ~1e-4 here."""
+    rng = np.random.default_rng(11)
+    for x in (rng.random(10**6, dtype=np.float32), rng.standard_normal(10**6).astype(np.float32),
+              (rng.random(10**6) + 1000).astype(np.float32)):
+        ref = np.sum(x, dtype=np.float64)
+        scale = np.sum(np.abs(x), dtype=np.float64)
+        err = abs(float(da.sum(da.asarray(x)).get()) - ref) / scale
+        np_err = abs(float(np.sum(x)) - ref) / scale
+        assert err <= 4 * np_err + 4 * 2.0**-24, (err, np_err)  # a few roundings of the result
+    x = rng.standard_normal((2000, 300)).astype(np.float32)
+    for axis in (0, 1):
+        ref = x.sum(axis=axis, dtype=np.float64)
+        scale = np.abs(x).sum(axis=axis, dtype=np.float64)
+        got = da.sum(da.asarray(x), axis=axis).get()
+        assert np.max(np.abs(got - ref) / scale) < 1e-6
+        assert np.max(np.abs(da.mean(da.asarray(x), axis=axis).get() - ref / x.shape[axis]) * x.shape[axis]
+                      / scale) < 1e-6
+
+
+def test_large_outputs_and_inputs():
+    """Partial reductions with many outputs, tall axis-0 reductions and non-adjacent axes."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(-50, 50, (3000, 70)).astype(np.int32)
+    xd = da.asarray(x)
+    for op in ("sum", "max", "argmin"):
+        for axis in (0, 1):
+            _same_or_raises(op, xd, x, axis=axis)
+    _same_or_raises("argmax", xd, x)
+    _same_or_raises("argmax", xd.T, x.T)
+    y = rng.integers(-5, 5, (20, 30, 40)).astype(np.int32)
+    _same_or_raises("sum", da.asarray(y), y, axis=(0, 2))
+    _same_or_raises("max", da.asarray(y)[::-1, ::3], y[::-1, ::3], axis=(2, 0), keepdims=True)
+
+
+# -- var, std, count_nonzero, methods -----------------------------------------------------------
+
+@given(data=st.data())
+def test_var_std(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5), label="shape")
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-100, 100)), label="x")
+    axis = data.draw(_axis(x.ndim), label="axis")
+    correction = data.draw(st.sampled_from([0, 1, 1.5]), label="correction")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    tol = {"rtol": 1e-9, "atol": 1e-9}
+    for op in ("var", "std"):
+        want = _np(op, x, axis=axis, ddof=correction, keepdims=keepdims)
+        got = getattr(da, op)(da.asarray(x), axis=axis, correction=correction, keepdims=keepdims)
+        assert_same(got, np.asarray(want), **tol)
+        got = getattr(da.asarray(x), op)(axis, ddof=correction, keepdims=keepdims)
+        assert_same(got, np.asarray(want), **tol)
+
+
+def test_var_int_and_large_correction():
+    x = np.arange(12, dtype=np.int16).reshape(3, 4)
+    _same_or_raises("var", da.asarray(x), x, {"rtol": 1e-12, "atol": 0}, axis=1)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = np.var(np.arange(3.0), ddof=5)
+    assert_same(da.var(da.asarray(np.arange(3.0)), correction=5), want)
+    f = np.arange(6, dtype=np.float32)
+    assert_same(da.std(da.asarray(f)), np.std(f), rtol=1e-6, atol=0)
+
+
+def test_count_nonzero():
+    x = (np.arange(60).reshape(3, 4, 5) % 3).astype(np.int16)
+    xd = da.asarray(x)
+    for axis in (None, 0, (0, 2), -1):
+        for keepdims in (False, True):
+            _same_or_raises("count_nonzero", xd, x, axis=axis, keepdims=keepdims)
+    f = np.array([0, np.nan, -0.0, np.inf])
+    _same_or_raises("count_nonzero", da.asarray(f), f)
+    assert da.count_nonzero(xd).dtype == np.int64
+
+
+def test_methods():
+    x = np.arange(60, dtype=np.float32).reshape(3, 4, 5) / 7
+    xd = da.asarray(x)
+    tol = {"rtol": 1e-6, "atol": 1e-6}
+    assert_same(xd.sum(axis=0), x.sum(axis=0), **tol)
+    assert_same(xd.sum(0), x.sum(0), **tol)
+    assert_same(xd.max(), x.max())
+    assert_same(xd.min(axis=(1, 2), keepdims=True), x.min(axis=(1, 2), keepdims=True))
+    assert_same(xd.mean(1), x.mean(1), **tol)
+    assert_same(xd.prod(axis=2), x.prod(axis=2), **tol)
+    assert_same(xd.var(ddof=1), x.var(ddof=1), **tol)
+    assert_same(xd.std(axis=-1, ddof=2), x.std(axis=-1, ddof=2), **tol)
+    assert_same(xd.var(correction=1), x.var(ddof=1), **tol)
+    assert_same(xd.argmax(), x.argmax())
+    assert_same(xd.argmin(axis=1), x.argmin(axis=1))
+    assert_same((xd > 1).any(axis=0), (x > 1).any(axis=0))
+    assert_same((xd > 1).all(), (x > 1).all())
+    assert_same(xd.sum(dtype=da.float64), x.sum(dtype=np.float64), **tol)
+
+
+# -- fusion -------------------------------------------------------------------------------------
+
+def _reading_launches(p, name, nbytes):
+    """Launches of ``name`` that read at least ``nbytes`` (the pass over the big input; a long
+    reduction may add 'combine' passes of the same name over its small partial results)."""
+    return [rec for rec in p.launches if rec.name == name and rec.nbytes >= nbytes]
+
+
+def test_fusion_one_launch():
+    """A pending elementwise chain runs inside the reduction: no elementwise launch, and exactly
+    one pass over the inputs. Small inputs (fewer than 32 elements per output) need exactly one
+    launch in all; large ones add combine passes, which each read less than the input."""
+    rng = np.random.default_rng(2)
+    a_n, b_n = rng.random(20).astype(np.float32), rng.random(20).astype(np.float32)
+    x_n = rng.random((6, 20)).astype(np.float32)
+    a, b, x = da.asarray(a_n), da.asarray(b_n), da.asarray(x_n)
+    m = x.mean(axis=1, keepdims=True).eval()
+    da.synchronize()
+    cases = [("sum", lambda: (a * b).sum(), np.sum(a_n * b_n)),
+             ("mean", lambda: ((x - m) ** 2).mean(axis=1), ((x_n - x_n.mean(axis=1, keepdims=True)) ** 2).mean(axis=1)),
+             ("max", lambda: da.abs(x).max(), np.abs(x_n).max())]
+    for name, fn, want in cases:
+        with da.profile() as p:
+            r = fn()
+            r.eval()
+        assert [rec.name for rec in p.launches] == [name], (name, [rec.name for rec in p.launches])
+        assert_same(r, np.asarray(want, np.float32), rtol=1e-5, atol=1e-6)
+
+    n = 300_000
+    big_a, big_b = rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+    a, b = da.asarray(big_a), da.asarray(big_b)
+    xb_n = rng.standard_normal((100, 3000)).astype(np.float32)
+    xb = da.asarray(xb_n)
+    mb = xb.mean(axis=1, keepdims=True).eval()
+    da.synchronize()
+    cases = [("sum", lambda: (a * b).sum(), 2 * n * 4, np.sum(big_a.astype(np.float64) * big_b)),
+             ("mean", lambda: ((xb - mb) ** 2).mean(axis=1), xb_n.nbytes,
+              ((xb_n - xb_n.mean(axis=1, keepdims=True)) ** 2).mean(axis=1)),
+             ("max", lambda: da.abs(xb).max(), xb_n.nbytes, np.abs(xb_n).max())]
+    for name, fn, nbytes, want in cases:
+        with da.profile() as p:
+            r = fn()
+            r.eval()
+        names = [rec.name for rec in p.launches]
+        assert set(names) == {name}, names
+        assert len(_reading_launches(p, name, nbytes)) == 1, [(rec.name, rec.nbytes) for rec in p.launches]
+        assert_same(r, np.asarray(want, np.float32), rtol=1e-4, atol=1e-5)
+
+
+# -- places -------------------------------------------------------------------------------------
+
+def test_any_place(any_place):
+    """The same results on the OpenCL device and on the CPU place (through NumPy)."""
+    x = np.array([[1, 5, -2, 5], [0, 0, 3, -7], [2, 2, 2, 2]], np.int32)
+    xd = da.asarray(x, device=any_place)
+    for op in ALL_OPS:
+        for axis in ([None, 1, -2] if op in ARG else [None, 1, (0, 1), (-1,)]):
+            for keepdims in (False, True):
+                got = getattr(da, op)(xd, axis=axis, keepdims=keepdims)
+                assert got.place == any_place
+                assert_same(got, np.asarray(_np(op, x, axis=axis, keepdims=keepdims)), rtol=1e-12, atol=0)
+    e = da.asarray(np.zeros((0, 3), np.float32), device=any_place)
+    with pytest.raises(ValueError):
+        da.max(e, axis=0)
+    assert da.max(e, axis=1).shape == (0,)
+    assert_same(da.sum(xd, dtype=da.int8), np.sum(x, dtype=np.int8))
+    assert_same(da.mean(xd, axis=0, dtype=da.float32), np.mean(x, axis=0, dtype=np.float32), rtol=1e-6, atol=0)
+
+
+# -- bad input ----------------------------------------------------------------------------------
+
+def test_bad_axis():
+    x = da.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    for op in ALL_OPS:
+        for axis in (2, -3, (0, 2)):
+            if op in ARG and isinstance(axis, tuple):
+                continue
+            with pytest.raises(AxisError) as info:
+                getattr(da, op)(x, axis=axis)
+            assert isinstance(info.value, ValueError) and isinstance(info.value, IndexError)
+        if op not in ARG:
+            with pytest.raises(ValueError, match="repeated axis"):
+                getattr(da, op)(x, axis=(0, -2))
+        assert_same(getattr(da, op)(x, axis=0), np.asarray(_np(op, np.arange(6, dtype=np.float32).reshape(2, 3),
+                                                                 axis=0)), rtol=1e-6, atol=1e-6)
+    for op in ARG:
+        with pytest.raises(TypeError):
+            getattr(da, op)(x, axis=(0,))
+        with pytest.raises(TypeError):
+            getattr(da, op)(x, axis=(0, 1))
+    with pytest.raises(TypeError):
+        da.sum(x, axis=1.0)
+    with pytest.raises(TypeError):
+        da.sum(x, bogus=1)
+    with pytest.raises(AxisError):
+        da.sum(da.asarray(np.float32(1)), axis=0)
+    assert da.sum(x).get() == 15.0
