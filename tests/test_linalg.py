@@ -156,6 +156,19 @@ def test_matmul_pending_inputs_and_lazy_consumers(cl_place, path):
     close(x @ y, np.zeros((20, 10), np.float32))
 
 
+def test_matmul_orders_with_other_streams(cl_place, path):
+    """Inputs written on another stream, the result read on a third: events order everything."""
+    rng = np.random.default_rng(14)
+    a = data(rng, (96, 64), np.dtype("float32"))
+    x = da.asarray(a, device=cl_place)
+    with da.stream(place=cl_place):
+        y = (x * 2).eval()
+    z = y @ y.mT
+    with da.stream(place=cl_place):
+        w = (z + 1).eval()
+    close(w, (a * 2) @ (a * 2).T + 1, 64)
+
+
 def test_matmul_reads_env_at_call_time(cl_place, monkeypatch):
     calls = []
     for name in ("run_host", "run_kernel"):

@@ -57,8 +57,9 @@ def before_write(alloc: Any) -> None:
     cands = list(refs.values()) if refs else []
     sources = _sources.get(alloc)
     if sources:  # pending graphs containing the node are registered under each of its reads
-        dicts = [_readers.get(id(r)) for r in (w() for w in sources) if r is not None]
-        cands += list(min(dicts, key=lambda d: len(d) if d else 0) or {}.values()) if dicts else []
+        dicts = [_readers.get(id(r)) or {} for r in (w() for w in sources) if r is not None]
+        if dicts:
+            cands += list(min(dicts, key=len).values())
     if cands:
         live = {id(a): a for a in (r() for r in cands) if a is not None and a._node is not None}
         evaluate(*[a for a in live.values() if _reads(a._node, alloc)])

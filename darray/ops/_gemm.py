@@ -118,8 +118,6 @@ def _options(dtype: np.dtype, tiled: bool, b_vec: bool, group: tuple[int, int, i
         defs.update(B_VEC=int(b_vec))
     if dtype in (_dt.float64, _dt.complex128):
         defs["DARRAY_FP64"] = 1
-    if dtype == _dt.float16:
-        defs["DARRAY_FP16"] = 1
     return " ".join(f"-D{k}={v}" for k, v in defs.items())
 
 

@@ -126,7 +126,8 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> DArray:
         try:
             first, second = axes
         except (TypeError, ValueError):
-            raise TypeError(f"darray tensordot: axes must be an int or a pair of axis sequences, got {axes!r}") from None
+            raise TypeError("darray tensordot: axes must be an int or a pair of axis sequences, "
+                            f"got {axes!r}") from None
         ax_a, ax_b = _axes_list(first, a.ndim, "x1"), _axes_list(second, b.ndim, "x2")
     if len(ax_a) != len(ax_b) or len(set(ax_a)) != len(ax_a) or len(set(ax_b)) != len(ax_b):
         raise ValueError(f"darray tensordot: axes {ax_a} of x1 and {ax_b} of x2 must be distinct and equally many")

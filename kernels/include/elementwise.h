@@ -9,6 +9,10 @@
  * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
  * this header to get the double versions. Complex helpers live in complex.h.
  */
+/* float8 at element alignment: PoCL 3.0 leaves vload8/vstore8 as out-of-line calls, while
+ * plain loads through this type vectorise (used by the vector blocks of generated kernels). */
+typedef float8 float8_u __attribute__((aligned(4)));
+
 #define DARRAY_INT_HELPERS(T, U, BITS, TMIN)                                          \
 inline T floordiv_##T(T a, T b) {                                                    \
     if (b == 0) return 0;                                                            \
