@@ -415,6 +415,24 @@ def test_write_into_materialised_node_shared_by_pending_graph(place):
     np.testing.assert_allclose(w.get(), (x * 4) ** 2, rtol=1e-6)
 
 
+def test_many_pending_readers_of_one_array(place):
+    x, X = arr(place, (8,))
+    ys = [X + i for i in range(300)]
+    zs = [y * 2 for y in ys[:50]]           # graphs containing the nodes of ys
+    for y in ys:
+        y.eval()
+    before = sum(len(d) for d in lazy_eval._readers.values())
+    for k, y in enumerate(ys[:50]):
+        assert zs[k]._node is not None
+        y[...] = -1                          # runs the one pending graph containing y's node
+        assert zs[k]._node is None and all(z._node is not None for z in zs[k + 1:])
+    X[...] = 0
+    assert sum(len(d) for d in lazy_eval._readers.values()) <= before
+    for k in (0, 7, 49):
+        np.testing.assert_allclose(zs[k].get(), (x + k) * 2)
+    np.testing.assert_allclose(ys[299].get(), x + 299)
+
+
 def test_depth_budget(place):
     x, X = arr(place, (16,))
     y, want = X, x.copy()

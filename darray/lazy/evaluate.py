@@ -55,7 +55,7 @@ def before_write(alloc: Any) -> None:
     registered as its readers, and those containing a node since materialised into ``alloc``."""
     refs = _readers.pop(id(alloc), None)
     cands = list(refs.values()) if refs else []
-    sources = _sources.get(alloc)
+    sources = _sources.pop(alloc, None)  # after this write no pending graph contains that node
     if sources:  # pending graphs containing the node are registered under each of its reads
         dicts = [_readers.get(id(r)) or {} for r in (w() for w in sources) if r is not None]
         if dicts:

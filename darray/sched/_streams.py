@@ -86,10 +86,9 @@ class Stream:
     def synchronize(self) -> None:
         """Wait until everything enqueued on this stream has completed."""
         seq = self.seq
-        if seq <= self.done:
-            return
-        with timed_sync(f"stream {self.id}"), cl_errors("synchronize"):
-            self.queue.finish()
+        if seq > self.done:
+            with timed_sync(f"stream {self.id}"), cl_errors("synchronize"):
+                self.queue.finish()
         _completed(self, seq)
 
     def __enter__(self) -> "Stream":
@@ -103,76 +102,98 @@ class Stream:
         return f"Stream({self.place}, id={self.id}, seq={self.seq}, done={self.done})"
 
 
-def _completed(s: Stream, seq: int) -> None:
-    """Note that command ``seq`` of ``s`` (and so all before it) completed, and what it waited for."""
+def _mark(s: Stream, seq: int) -> None:
     # Plain read-compare-write: a race can only lower ``done``/``flushed``, which is conservative.
     if seq > s.done:
         s.done = seq
     if seq > s.flushed:
         s.flushed = seq
+
+
+def _completed(s: Stream, seq: int) -> None:
+    """Note that command ``seq`` of ``s`` (and so all before it) completed, and what it waited for."""
+    _mark(s, seq)
     after = s.after
     if after and after[0][0] <= seq:
-        with s.lock:
-            while after and after[0][0] <= seq:
-                for other, oseq in after.popleft()[1]:
-                    if oseq > other.done:
-                        other.done = oseq
-                    if oseq > other.flushed:
-                        other.flushed = oseq
+        with s.lock:  # one lock per place, and dependencies never cross places
+            work = [(s, seq)]
+            while work:
+                o, oseq = work.pop()
+                after = o.after
+                while after and after[0][0] <= oseq:
+                    for other, q in after.popleft()[1]:
+                        _mark(other, q)
+                        if other.after and other.after[0][0] <= q:
+                            work.append((other, q))
 
 
 # -- current stream per thread ----------------------------------------------------------
-def _state() -> tuple[dict, dict]:
-    """This thread's (current stream by place index, ``with`` stack by place index)."""
+class _Thread:
+    """One thread's streams, by place index: ``current`` (innermost ``with``, else the default),
+    the ``with`` stacks, the default streams and the transfer streams."""
+
+    __slots__ = ("current", "stacks", "defaults", "transfer")
+
+    def __init__(self) -> None:
+        self.current: dict[int, Stream] = {}
+        self.stacks: dict[int, list[Stream]] = {}
+        self.defaults: dict[int, Stream] = {}
+        self.transfer: dict[int, Stream] = {}
+
+
+def _thread() -> _Thread:
     try:
-        return _local.current, _local.stacks
+        return _local.state
     except AttributeError:
-        _local.current, _local.stacks, _local.defaults, _local.transfer = {}, {}, {}, {}
-        return _local.current, _local.stacks
+        st = _local.state = _Thread()
+        return st
 
 
 def _push(s: Stream) -> None:
-    current, stacks = _state()
-    stacks.setdefault(s.index, []).append(s)
-    current[s.index] = s
+    st = _thread()
+    st.stacks.setdefault(s.index, []).append(s)
+    st.current[s.index] = s
 
 
 def _pop(s: Stream) -> None:
-    current, stacks = _state()
-    stack = stacks.get(s.index)
+    st = _thread()
+    stack = st.stacks.get(s.index)
     if not stack or stack[-1] is not s:
         raise RuntimeError(f"darray stream: leaving {s} but it is not the innermost stream of this thread")
     stack.pop()
     if stack:
-        current[s.index] = stack[-1]
+        st.current[s.index] = stack[-1]
+    elif s.index in st.defaults:
+        st.current[s.index] = st.defaults[s.index]
     else:
-        current.pop(s.index, None)
+        st.current.pop(s.index, None)
 
 
 def default_stream(place: CLPlace) -> Stream:
     """This thread's default stream on ``place`` (created on first use)."""
-    _state()
-    s = _local.defaults.get(place.index)
+    st = _thread()
+    s = st.defaults.get(place.index)
     if s is None:
-        s = _local.defaults[place.index] = Stream(place)
+        s = st.defaults[place.index] = Stream(place)
+        st.current.setdefault(place.index, s)
     return s
 
 
 def current_stream(place: CLPlace) -> Stream:
     """The stream work on ``place`` goes to in this thread (each thread has its own default)."""
     try:
-        s = _local.current.get(place.index)
+        s = _local.state.current.get(place.index)
     except AttributeError:
-        s = _state()[0].get(place.index)
+        s = None
     return s if s is not None else default_stream(place)
 
 
 def transfer_stream(place: CLPlace) -> Stream:
     """This thread's stream for host transfers, so host reads wait only on what they read."""
-    _state()
-    s = _local.transfer.get(place.index)
+    st = _thread()
+    s = st.transfer.get(place.index)
     if s is None:
-        s = _local.transfer[place.index] = Stream(place)
+        s = st.transfer[place.index] = Stream(place)
     return s
 
 
