@@ -1,5 +1,6 @@
 """When pending graphs run: host reads, non-elementwise consumers, ``da.eval``, writes into
-what a graph reads, and budgets (depth, size, inputs). ``DARRAY_LAZY=0`` runs every op now.
+what a graph reads, and budgets (depth, size, inputs, bytes kept alive). ``DARRAY_LAZY=0``
+runs every op now (read at import, kept in ``ENABLED``).
 A graph whose kernel arguments exceed the device's parameter bytes runs in parts.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 MAX_DEPTH = 48
 MAX_SIZE = 192
 MAX_READS = 24
+MAX_PINNED = 256 << 20  # bytes a pending graph may keep alive through the arrays it reads
 
 _readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> pending arrays reading it
 
@@ -40,7 +42,8 @@ def record(n: Node, place: Any) -> "DArray":
     from .._array import DArray
 
     out = DArray(None, Dim.trusted(n.shape), n.dtype, place, n)
-    if n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or not ENABLED:
+    if (n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or not ENABLED
+            or sum(a.nbytes for a in n.reads) > MAX_PINNED):
         evaluate(out)
         return out
     ref = weakref.ref(out)

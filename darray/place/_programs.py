@@ -75,6 +75,8 @@ class ProgramCache:
         if path is not None and path.exists():
             try:
                 prg = cl.Program(self._context, [self._device], [path.read_bytes()]).build(options)
+                if not prg.get_info(cl.program_info.KERNEL_NAMES):
+                    raise OSError("cached binary holds no kernels")  # seen with PoCL 3.0: rebuild
                 record_compile(key, time.perf_counter() - t0, from_disk=True)
                 return prg
             except (cl.Error, OSError):
