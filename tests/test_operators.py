@@ -65,6 +65,21 @@ def expect(fn, *args):
         return np.asarray(fn(*args))
 
 
+def check(got: da.DArray, want: np.ndarray, name: str, args: tuple, place, what: str) -> None:
+    """``assert_close``, less complex.h's known division differences (see test_elementwise)."""
+    skip, zero_signs = None, True
+    if name == "truediv" and want.dtype.kind == "c" and isinstance(place, CLPlace):
+        with np.errstate(all="ignore"):
+            skip = np.broadcast_to(np.isinf(np.asarray(args[1])), want.shape) | ~np.isfinite(want)
+        zero_signs = False
+    assert_close(got.get(), want, skip, what, zero_signs)
+
+
+def complex_pow(name: str, *dtypes) -> bool:
+    """Complex pow is complex.h's cpow, tested in tests/test_complex.py."""
+    return name == "pow" and any(np.dtype(d).kind == "c" for d in dtypes)
+
+
 def binary_cases():
     cases = []
     for name, fn in BINARY.items():
@@ -82,7 +97,7 @@ def test_binary_operators(any_place, name, fn, dtype):
     a, b, x, y = operands(dtype, name, any_place)
     got = fn(x, y)
     assert isinstance(got, da.DArray) and got.place == any_place
-    assert_close(got.get(), expect(fn, a, b), what=f"x {name} y")
+    check(got, expect(fn, a, b), name, (a, b), any_place, f"x {name} y")
 
 
 @pytest.mark.parametrize("name, fn", list(COMPARE.items()), ids=list(COMPARE))
@@ -120,6 +135,8 @@ def test_python_scalars_both_sides(any_place, name, fn, dtype):
     a = values(dtype, name)
     x = da.asarray(a, device=any_place)
     for s in SCALARS:
+        if complex_pow(name, dtype, np.asarray(s).dtype):
+            continue
         for order in ("array first", "scalar first"):
             args = (a, s) if order == "array first" else (s, a)
             dargs = (x, s) if order == "array first" else (s, x)
@@ -132,8 +149,8 @@ def test_python_scalars_both_sides(any_place, name, fn, dtype):
             got = fn(*dargs)
             if want.dtype == np.float16 and not fp16(any_place):
                 want = expect(fn, *[v.astype(np.float32) if isinstance(v, np.ndarray) else v for v in args])
-            assert_close(got.get(), want, what=f"{args[0] if order != 'array first' else dtype} {name} "
-                                               f"{args[1] if order == 'array first' else dtype}")
+            check(got, want, name, args, any_place, f"{args[0] if order != 'array first' else dtype} {name} "
+                                                     f"{args[1] if order == 'array first' else dtype}")
 
 
 def test_weak_promotion_examples(any_place):
@@ -187,6 +204,8 @@ def test_inplace_operators(any_place, name, fn, xdt, ydt):
     """``x OP= y`` writes into x itself with NumPy's same_kind casting (int64 into int8 wraps,
     float64 into float32 rounds); a result x cannot hold (float into int, bool arithmetic) is a
     TypeError that leaves x unchanged, like NumPy's."""
+    if complex_pow(name, xdt, ydt):
+        return
     vx, vy = values(xdt, name), values(ydt, name)
     a, b = np.repeat(vx, vy.size), np.tile(vy, vx.size)
     x = da.asarray(a, device=any_place)
@@ -203,7 +222,7 @@ def test_inplace_operators(any_place, name, fn, xdt, ydt):
         return
     out = fn(x, y)
     assert out is alias and x.dtype == xdt
-    assert_close(x.get(), want, what=f"x {name}= y")
+    check(x, want, name, (a, b), any_place, f"x {name}= y")
 
 
 def test_inplace_same_kind_rule(any_place):

@@ -485,6 +485,25 @@ def test_host_read_waits_only_for_what_it_reads():
     assert A.done == A.seq
 
 
+def test_launch_call_orders_a_library_call_without_wait_list():
+    """A call that enqueues without a wait list (as pyvkfft does) still waits for A's slow write."""
+    p = place()
+    n = 4096
+    src = da.asarray(np.arange(n, dtype=np.int32))
+    mid = da.empty(n, dtype=np.int32)
+    dst = da.zeros(n, dtype=np.int32)
+    A, B = da.stream(), da.stream()
+    spin_copy(src, mid, stream=A, iters=SPIN_SECONDS_ITERS // 3)
+    m, d = mid._alloc, dst._alloc
+
+    def call(queue):
+        cl.enqueue_copy(queue, d.buffer, m.buffer, byte_count=n * 4, src_offset=m.offset, dst_offset=d.offset)
+
+    entry = sched.launch_call("library", call, place=p, reads=[m], writes=[d], stream=B)
+    assert entry[0] is B
+    np.testing.assert_array_equal(dst.get(), np.arange(n))
+
+
 def test_streams_api_and_thread_defaults():
     p = place()
     s = da.stream()

@@ -75,6 +75,7 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     ins, out = resolve(op, args, place)
     shape = D.shape_of(name, args)
     if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:
+        D.scalar_value(name, args[1], ins[1])  # as NumPy: OverflowError first when it does not fit
         raise ValueError("darray pow: integers to negative integer powers are not allowed")
     if name in _MIRROR and ins[0].kind in "iu":
         name, args = _compare_out_of_range(name, args, ins)

@@ -21,6 +21,11 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
   Allocation is bounded by the number of streams; streams are registered weakly, and
   entries known complete are pruned when a reads dict grows.
 
+All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
+shared kernel object atomic. A library call that takes no wait list and returns no event
+(pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
+a marker after it.
+
 Streams are per place and per Python thread: ``current_stream(place)`` is the innermost
 ``with s:`` of this thread, else this thread's default stream; ``transfer_stream(place)``
 is this thread's stream for host copies, so a host read waits only on what it reads.
@@ -113,9 +118,8 @@ def _mark(s: Stream, seq: int) -> None:
 def _completed(s: Stream, seq: int) -> None:
     """Note that command ``seq`` of ``s`` (and so all before it) completed, and what it waited for."""
     _mark(s, seq)
-    after = s.after
-    if after and after[0][0] <= seq:
-        with s.lock:  # one lock per place, and dependencies never cross places
+    if s.after:
+        with s.lock:  # one lock per place (dependencies never cross places); the logs change under it
             work = [(s, seq)]
             while work:
                 o, oseq = work.pop()
@@ -290,6 +294,24 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allo
     if _active:
         record_launch(name, sid, str(place), nbytes, ev)
     return entry
+
+
+def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: CLPlace,
+                reads: Sequence["Allocation"] = (), writes: Sequence["Allocation"] = (),
+                stream: Stream | None = None, nbytes: int = 0) -> Entry:
+    """Run ``call(queue)``, a library call that enqueues its work on ``queue`` but takes no wait
+    list and returns no event (pyvkfft, a BLAS), ordered like any :func:`launch`.
+
+    A barrier on the wait list goes before it and a marker after it; the marker is the entry's
+    event (so the profiler's device time of such a launch is the marker's, not the call's).
+    """
+    def enqueue(queue: cl.CommandQueue, wait_for: "list[cl.Event] | None") -> cl.Event:
+        if wait_for:
+            cl.enqueue_barrier(queue, wait_for=wait_for)
+        call(queue)
+        return cl.enqueue_marker(queue)
+
+    return launch(name, enqueue, place=place, reads=reads, writes=writes, stream=stream, nbytes=nbytes)
 
 
 def _prune(reads: dict) -> None:
