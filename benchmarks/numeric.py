@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 import darray as da
-from darray.lazy import evaluate as lazy_eval
 from darray.place import runtime
 
 from .harness import Run, case, compare, device_seconds
@@ -113,11 +112,8 @@ def chain(run: Run) -> None:
     dev = device_seconds(lambda: _chain(da, *arrs).eval(), repeat=run.pick(5, 3))
 
     def eager() -> None:
-        lazy_eval.ENABLED = False
-        try:
+        with da.lazy.eager():
             _chain(da, *arrs)
-        finally:
-            lazy_eval.ENABLED = True
 
     fns = {"darray": lambda: _chain(da, *arrs).eval(), "numpy": lambda: _chain(np, *hosts), "eager": eager}
     pa = _pyopencl(run, *hosts)
@@ -154,11 +150,8 @@ def overhead(run: Run) -> None:
     number = run.pick(2000, 300)
 
     def eager() -> None:
-        lazy_eval.ENABLED = False
-        try:
+        with da.lazy.eager():
             a + b
-        finally:
-            lazy_eval.ENABLED = True
 
     def chain10(x, y):
         for _ in range(5):

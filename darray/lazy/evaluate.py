@@ -5,10 +5,11 @@ A graph whose kernel arguments exceed the device's parameter bytes runs in parts
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import weakref
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..alloc import allocate
 from ..dim import Dim
@@ -30,6 +31,17 @@ _readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> 
 
 
 ENABLED = os.environ.get("DARRAY_LAZY") != "0"
+
+
+@contextlib.contextmanager
+def eager() -> Iterator[None]:
+    """Run every op at once inside the block (as ``DARRAY_LAZY=0`` does; process-wide, not per thread)."""
+    global ENABLED
+    old, ENABLED = ENABLED, False
+    try:
+        yield
+    finally:
+        ENABLED = old
 
 
 def lazy_enabled() -> bool:
