@@ -258,6 +258,7 @@ def test_nan_and_ties_across_chunks(dtype, data):
     for op in ("argmax", "argmin", "max"):
         _same_or_raises(op, x2d, x2, axis=1)
         _same_or_raises(op, x2d.T, x2.T, axis=0)
+        _same_or_raises(op, x2d, x2, axis=0)  # kept axis innermost: the "columns" pass
 
 
 def test_argmax_ties_first_index():
@@ -304,10 +305,11 @@ def test_dtype_argument(op):
     x = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
     xd = da.asarray(x)
     for dtype in (np.int16, np.float64) if op != "sum" else (np.int16, np.float32, np.float64, np.uint8):
-        if op == "mean" and np.dtype(dtype).kind != "f":
-            continue
-        for axis in (None, 1):
+        for axis in (None, 1):  # an integer mean truncates, like NumPy's (float64 division, then cast)
             _same_or_raises(op, xd, x, {"rtol": 1e-6, "atol": 0.0}, axis=axis, dtype=dtype)
+    if op == "mean":
+        _same_or_raises(op, xd - 7, x - 7, axis=1, dtype=np.uint8)
+        _same_or_raises(op, xd - 7, x - 7, axis=1, dtype=np.int8)
     f = np.linspace(0, 1, 12, dtype=np.float32).reshape(3, 4)
     _same_or_raises(op, da.asarray(f), f, {"rtol": 1e-12, "atol": 1e-12}, axis=1, dtype=np.float64)
     with pytest.raises(TypeError):
@@ -367,6 +369,47 @@ def test_large_outputs_and_inputs():
     y = rng.integers(-5, 5, (20, 30, 40)).astype(np.int32)
     _same_or_raises("sum", da.asarray(y), y, axis=(0, 2))
     _same_or_raises("max", da.asarray(y)[::-1, ::3], y[::-1, ::3], axis=(2, 0), keepdims=True)
+
+
+KEPT_INNER = [("sum", "int32"), ("sum", "float32"), ("max", "float32"), ("argmin", "float32"), ("mean", "int32"),
+              ("all", "int32")]
+
+
+@pytest.mark.parametrize("op, dtype", KEPT_INNER, ids=[f"{o}-{d}" for o, d in KEPT_INNER])
+@given(data=st.data())
+def test_kept_axis_innermost(op, dtype, data):
+    """Reductions that keep the innermost memory axis (``sum(x, axis=0)``) run a "columns" first
+    pass on CPU devices (16 neighbouring outputs per work-item, a tail of fewer): values across
+    output counts that are and are not multiples of 16, strided and reversed views, long axes."""
+    dtype = np.dtype(dtype)
+    inner = data.draw(st.integers(16, 40), label="inner")
+    outer = data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=2), label="outer")
+    shape = tuple(outer) + (inner,)
+    elements = st.sampled_from(EXACT_F) if dtype.kind == "f" else st.integers(-3, 3)
+    x = data.draw(hnp.arrays(dtype, shape, elements=elements), label="x")
+    kind = data.draw(st.sampled_from(["", "flip", "step"]), label="view")
+    xn, xd = _view(np, x, kind), _view(da, da.asarray(x), kind)
+    if op in ARG:
+        axis = 0
+    else:
+        axes = data.draw(st.lists(st.integers(0, xn.ndim - 2), min_size=1, unique=True), label="axes")
+        axis = tuple(axes)
+    tol = {"rtol": 1e-6, "atol": 0.0} if op == "mean" else None
+    _same_or_raises(op, xd, xn, tol, axis=axis, keepdims=data.draw(st.booleans(), label="keepdims"))
+
+
+def test_kept_axis_innermost_long():
+    """A long reduced axis with the kept axis innermost: chunks of rows, then a combine pass."""
+    rng = np.random.default_rng(8)
+    x = rng.integers(-1000, 1000, (5000, 37)).astype(np.int64)
+    xd = da.asarray(x)
+    for op in ("sum", "argmax", "min"):
+        _same_or_raises(op, xd, x, axis=0)
+    f = rng.standard_normal((3000, 50)).astype(np.float32)
+    ref = f.sum(axis=0, dtype=np.float64)
+    got = da.sum(da.asarray(f), axis=0).get()
+    assert np.max(np.abs(got - ref) / np.abs(f).sum(axis=0, dtype=np.float64)) < 1e-6
+    assert_same(da.mean(da.asarray(f)[:, ::2], axis=0), f[:, ::2].mean(axis=0), rtol=1e-5, atol=1e-6)
 
 
 # -- var, std, count_nonzero, methods -----------------------------------------------------------

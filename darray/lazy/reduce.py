@@ -5,7 +5,9 @@ reduced axes). When ``M`` alone gives too little parallelism, or ``K`` is long, 
 writes ``P`` partial results per output (at most ``MAX_CHUNK`` elements each) and the
 partials are reduced again by ``combine`` passes, which split only to keep chunks at most
 ``MAX_CHUNK`` long (so up to ``MAX_CHUNK`` partials per output take one more pass).
-Launches are named after the op (``mean`` for a mean), in every pass.
+Launches are named after the op (``mean`` for a mean), in every pass. On CPU devices a
+reduction whose kept axes are innermost in memory (``sum(x, axis=0)``) starts with a
+``columns`` pass (see ``reduce_render._render_columns``).
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from ..alloc import allocate
 from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import execute, fuse
-from .graph import Input, Term
+from .graph import Input, Term, walk
+from .reduce_render import COLUMNS
 from .spec import Reduction
 
 MIN_CHUNK = 16
@@ -36,6 +39,20 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
     return max(1, min(parts, k // MIN_CHUNK))
 
 
+def _columns_first(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
+    """Whether the inputs' innermost axis in memory (smallest non-zero stride) is a kept axis:
+    then a "columns" first pass reads neighbouring outputs together instead of walking columns."""
+    if m < COLUMNS or not axes:
+        return False
+    best: tuple[int, int] | None = None
+    for t in walk(list(roots)):
+        if isinstance(t, Input):
+            for a, (st, size) in enumerate(zip(t.dim.broadcast_to(shape).strides, shape)):
+                if size > 1 and st and (best is None or abs(st) < best[0]):
+                    best = (abs(st), a)
+    return best is not None and best[1] not in axes
+
+
 def _target(place: CLPlace, count: int, dtype: np.dtype) -> Input:
     return Input(allocate(place, count * dtype.itemsize), Dim.contiguous((count,)), dtype)
 
@@ -49,13 +66,20 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
-    parts = partitions(place, m, k, stage)
+    chunked = runtime(place).info.type == "CPU"
+    if chunked and stage == "first" and _columns_first(roots, shape, axes, m):
+        stage, blocks, perm = "columns", -(-m // COLUMNS), tuple(sorted(axes)) + kept
+        parts = partitions(place, blocks, k)
+    else:
+        blocks, perm = m, kept + tuple(axes)
+        parts = partitions(place, m, k, stage)
     last = parts == 1
-    red = Reduction(op, acc, stage, divisor is not None and last, runtime(place).info.type == "CPU")
+    red = Reduction(op, acc, stage, divisor is not None and last, chunked)
     count = m * parts
     targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
-    plan = fuse.fuse(list(roots), targets, shape=shape, perm=kept + tuple(axes), reduce=red)
-    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    plan = fuse.fuse(list(roots), targets, shape=shape, perm=perm, reduce=red)
+    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=blocks * parts,
+                   extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     if last:
         return targets[-1].alloc
     grid = Dim.contiguous((m, parts))

@@ -53,17 +53,36 @@ def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> st
 LANES = 8
 
 
-def _fold(spec: KernelSpec, expr: ExprFn, lane: int, value: str, vi: str, into: str = "acc") -> list[str]:
-    """Fold ``value`` (index ``vi``) into accumulator lane ``lane`` (``<into><lane>``)."""
+def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, into: str = "acc",
+          best: str | None = None) -> list[str]:
+    """Fold ``value`` (index ``vi``) into accumulator ``<into><lane>`` (arg reductions: and its
+    index ``best``, default ``best<lane>``)."""
     red = spec.reduce
     assert red is not None
     acc_t, a = ctype(red.acc), f"{into}{lane}"
     if red.arg:
-        take = _arg_take(red.op, red.acc, "v_", "vi_", a, f"best{lane}")
+        bi = best or f"best{lane}"
+        take = _arg_take(red.op, red.acc, "v_", "vi_", a, bi)
         return [f"{{ const {acc_t} v_ = {value}; const long vi_ = {vi};",
-                f"  if ({take}) {{ {a} = v_; best{lane} = vi_; }} }}"]
+                f"  if ({take}) {{ {a} = v_; {bi} = vi_; }} }}"]
     step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (a, f"({value})"))
     return [f"{a} = {step};"]
+
+
+def _drop_coordinates(spec: KernelSpec, body: list[str]) -> list[str]:
+    """``value_lines`` without its coordinate lines (``r = g``, ``c_d = r % d_d``, ``c0 = r``):
+    the chunked kernel keeps the coordinates in variables stepped by ``_advance``."""
+    head, rest = body[:spec.rank + 1], body[spec.rank + 1:]
+    assert head[0].strip().endswith(" r = g;") and head[-1].strip().endswith(" c0 = r;"), head
+    return rest
+
+
+def _advance(rank: int) -> str:
+    """Step the coordinates ``c0..c{rank-1}`` to the next flat index (C order; c0 never wraps)."""
+    code = "++c0;"
+    for d in range(1, rank):
+        code = f"if (++c{d} == d{d}) {{ c{d} = 0; {code} }}"
+    return code
 
 
 BLOCK = 16  # float sums: terms per lane summed into a fresh block accumulator before joining acc
@@ -81,6 +100,8 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     """
     red = spec.reduce
     assert red is not None
+    if red.stage == "columns":
+        return _render_columns(spec, expr)
     acc_t, idx = ctype(red.acc), spec.index
     lanes = LANES if red.chunked else 1
     blocked = red.op == "sum" and red.acc.kind in "fc"
@@ -95,12 +116,17 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
 
+    odometer = red.chunked and spec.strided
+
     def element(lane: int, offset: str, into: str = "acc") -> list[str]:
         body, dtypes = value_lines(spec, expr, pad="    ")
+        if odometer:
+            body = _drop_coordinates(spec, body)
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["    {", f"    const {idx} g = j * K + k{offset};", *body,
-                *("    " + line for line in _fold(spec, expr, lane, value, vi, into)), "    }"]
+                *("    " + line for line in _fold(spec, expr, lane, value, vi, into)),
+                *(["    " + _advance(spec.rank)] if odometer else []), "    }"]
 
     def indent(block: list[str], depth: int = 1) -> list[str]:
         return ["    " * depth + line for line in block]
@@ -108,6 +134,12 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     if red.chunked:
         lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
         lines.append(f"    {idx} k = k0;")
+        if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
+            coords = ", ".join(f"c{d}" for d in range(spec.rank))
+            lines.append(f"    {idx} {coords};")
+            lines.append(f"    {{ {idx} r = j * K + k0;")
+            lines += [f"      c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
+            lines.append("      c0 = r; }")
         if blocked:
             lines.append(f"    for (; k + {lanes} <= k1;) {{")
             lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
@@ -149,5 +181,91 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     lines.append(f"    out0[out0_o + p] = {cast(red.acc, out.dtype, final)};")
     if red.arg:
         lines.append("    out1[out1_o + p] = best0;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+COLUMNS = 16  # outputs per work-item of a "columns" kernel (a 64-byte line of float32)
+
+
+def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
+    """A first-stage kernel for reductions whose kept axes are innermost in memory (``sum(x,
+    axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
+    so element (k, j) is ``g = k * M + j``; work-item ``p`` owns ``COLUMNS`` adjacent outputs
+    ``j0 = (p / P) * COLUMNS ...`` and chunk ``p % P`` of ``K``, walking the chunk row by row
+    (each row reads ``COLUMNS`` neighbouring elements). Partial results go to ``out[j * P + part]``
+    like the row kernel's, so the same combine pass follows; a block at the end of ``M`` with fewer
+    than ``COLUMNS`` outputs reduces one output at a time."""
+    red = spec.reduce
+    assert red is not None
+    acc_t, idx, w = ctype(red.acc), spec.index, COLUMNS
+    blocked = red.op == "sum" and red.acc.kind in "fc"
+    zero = identity(red.op, red.acc)
+    value_ref = spec.outputs[0][1]
+    out = spec.outputs[0][0]
+    lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
+    lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
+              f"    const {idx} B = (M + {w - 1}) / {w};", "    if (p >= B * P) return;",
+              f"    const {idx} b = p / P, part = p - b * P, j0 = b * {w};",
+              f"    const {idx} C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K);"]
+
+    def element(lane: str, into: str, odometer: bool) -> list[str]:
+        body, dtypes = value_lines(spec, expr, pad="")
+        if odometer:
+            body = _drop_coordinates(spec, body)
+        value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
+        return ["{", f"    const {idx} g = k * M + j0 + {lane};", *("    " + x for x in body),
+                *("    " + x for x in _fold(spec, expr, "", value, "k", into, f"best_{into}")),
+                *(["    " + _advance(spec.rank)] if odometer else []), "}"]
+
+    def chunk(names: list[str], lane_of: list[str], odometer: bool) -> list[str]:
+        """Fold the chunk's rows into accumulators ``names`` (lane offsets ``lane_of``)."""
+        code = []
+        if blocked:
+            code += [f"for ({idx} k = k0; k < k1;) {{", f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);"]
+            code += [f"    {acc_t} b_{a} = {zero};" for a in names]
+            code.append("    for (; k < kb; k++) {")
+            depth = "        "
+        else:
+            code.append(f"for ({idx} k = k0; k < k1; k++) {{")
+            depth = "    "
+        if odometer:  # coordinates of (k, j0) once per row, then stepped per output
+            code.append(f"{depth}{{ {idx} r = k * M + j0;")
+            code += [f"{depth}  c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
+            code.append(f"{depth}  c0 = r; }}")
+        for a, lane in zip(names, lane_of):
+            code += [depth + x for x in element(lane, f"b_{a}" if blocked else a, odometer)]
+        if blocked:
+            code.append("    }")
+            code += ["    " + x for a in names for x in _fold(spec, expr, "", f"b_{a}", "", a)]
+        code.append("}")
+        return code
+
+    def write(a: str, lane: str) -> list[str]:
+        final = f"({a} / count)" if red.mean else a
+        code = [f"out0[out0_o + (j0 + {lane}) * P + part] = {cast(red.acc, out.dtype, final)};"]
+        if red.arg:
+            code.append(f"out1[out1_o + (j0 + {lane}) * P + part] = best_{a};")
+        return code
+
+    names = [f"acc_{lane}" for lane in range(w)]
+    lines.append(f"    if (j0 + {w} <= M) {{")
+    if spec.strided:
+        lines.append(f"        {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
+    for a in names:
+        lines.append(f"        {acc_t} {a} = {zero};")
+        if red.arg:
+            lines.append(f"        long best_{a} = -1;")
+    lines += ["        " + x for x in chunk(names, [str(lane) for lane in range(w)], spec.strided)]
+    lines += ["        " + x for lane, a in enumerate(names) for x in write(a, str(lane))]
+    lines.append("    } else {")
+    lines.append(f"        for ({idx} l = 0; j0 + l < M; l++) {{")
+    lines.append(f"            {acc_t} acc_t = {zero};")
+    if red.arg:
+        lines.append("            long best_acc_t = -1;")
+    lines += ["            " + x for x in chunk(["acc_t"], ["l"], False)]
+    lines += ["            " + x for x in write("acc_t", "l")]
+    lines.append("        }")
+    lines.append("    }")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -75,6 +75,10 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
             else:
                 res = _NUMPY[op](host, axis=axes, keepdims=keepdims, **({"dtype": out_dt} if op in ("sum", "prod", "mean") else {}))
         return from_numpy(np.asarray(res).astype(out_dt, copy=False), x.place)
+    if op == "mean" and out_dt.kind in "biu" and m and k:
+        # NumPy: sum in ``dtype`` (wrapping), true-divide in float64, cast back (truncating)
+        total = _reduce("sum", x, axes, keepdims, out_dt)
+        return E.apply("divide", total, float(k)).astype(out_dt)
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     if m == 0 or k == 0:
         from .creation import full
