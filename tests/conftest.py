@@ -39,3 +39,26 @@ def any_place(request):
     import darray as da
 
     return _opencl_place() if request.param == "cl" else da.CPUPlace()
+
+
+# Modules whose tests run twice, lazily (fused graphs) and eagerly (as under DARRAY_LAZY=0):
+# results must be identical in both modes.
+BOTH_MODES = {"test_elementwise", "test_operators", "test_reduction", "test_scan", "test_sched"}
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_MODES and "lazy_mode" in metafunc.fixturenames:
+        metafunc.parametrize("lazy_mode", ["lazy", "eager"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def lazy_mode(request):
+    """'lazy' or 'eager' (BOTH_MODES modules run in both); eager sets what DARRAY_LAZY=0 sets."""
+    import importlib
+
+    mode = getattr(request, "param", "lazy")
+    evaluate = importlib.import_module("darray.lazy.evaluate")
+    old = evaluate.ENABLED
+    evaluate.ENABLED = old and mode == "lazy"
+    yield mode
+    evaluate.ENABLED = old
