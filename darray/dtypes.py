@@ -162,7 +162,7 @@ def result_type(*args: Any) -> np.dtype:
     """The dtype an operation on ``args`` produces.
 
     ``args`` are dtypes, objects with a ``.dtype`` (arrays, NumPy scalars) or Python
-    scalars. Typed arguments promote by :func:`promote_types`. Python scalars are weak
+    scalars. Typed arguments promote as ``numpy.result_type``. Python scalars are weak
     (NumPy 2 / NEP 50): they take the typed result's dtype when their kind fits
     (``1`` with float32 -> float32), else the smallest fitting dtype of their kind
     (``1.0`` with int32 -> float64, ``1j`` with float32 -> complex64); a bool scalar
@@ -172,14 +172,17 @@ def result_type(*args: Any) -> np.dtype:
     """
     if not args:
         raise ValueError("darray result_type: at least one array or dtype is required")
-    typed: np.dtype | None = None
+    dts: list[np.dtype] = []
     rank = -1
     for x in args:
         dt = _typed(x, "result_type")
         if dt is None:
             rank = max(rank, _scalar_rank(x))
         else:
-            typed = dt if typed is None else np.promote_types(typed, dt)
+            dts.append(dt)
+    # NumPy's promotion of 3+ dtypes is not a pairwise fold (int8, uint8, float16 -> float16):
+    # let NumPy combine the typed arguments.
+    typed = (dts[0] if len(dts) == 1 else np.result_type(*dts)) if dts else None
     if typed is None:
         return _RANK_DEFAULT[rank]
     if rank <= _KIND_RANK[category(typed)]:
