@@ -42,12 +42,17 @@ def any_place(request):
 
 
 # Modules whose tests run twice, lazily (fused graphs) and eagerly (as under DARRAY_LAZY=0):
-# results must be identical in both modes.
-BOTH_MODES = {"test_elementwise", "test_operators", "test_reduction", "test_scan", "test_sched"}
+# results must be identical in both modes. Tests of fusion itself are marked ``lazy_only``.
+BOTH_MODES = {"test_elementwise", "test_reduction", "test_sched"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "lazy_only: checks fusion itself, so it runs in lazy mode only")
 
 
 def pytest_generate_tests(metafunc):
-    if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_MODES and "lazy_mode" in metafunc.fixturenames:
+    if (metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_MODES and "lazy_mode" in metafunc.fixturenames
+            and metafunc.definition.get_closest_marker("lazy_only") is None):
         metafunc.parametrize("lazy_mode", ["lazy", "eager"], indirect=True)
 
 
