@@ -3,7 +3,8 @@
  * Build options: -D T=<element type> -D U=<unsigned twin for integers, else T>
  *                -D OP_SUM or -D OP_PROD; -D COMPLEX_R=<float|double> for complex T
  *                (complex.h is prepended by the host for complex builds); -D T_FLOAT for real
- *                floating T (sums start from -0.0, so a run of -0.0 stays -0.0 as in NumPy).
+ *                floating T (sums start from -0.0, so a run of -0.0 stays -0.0 as in NumPy);
+ *                -D T_BOOL for bool T (sum is logical or, product logical and: NumPy's bool add/multiply).
  * Entry points:
  *   scan_chunks(__global T* data, long data_o, __global T* totals, long totals_o, long M, long K, long P, long L)
  *       work-item p scans chunk (p % P) of row (p / P) in place and writes the chunk total to totals[p].
@@ -19,6 +20,14 @@
 #  else
 #    define COMBINE(a, b) JOIN(cmul, COMPLEX_R)(a, b)
 #    define IDENTITY ((T)(1, 0))
+#  endif
+#elif defined(T_BOOL)
+#  ifdef OP_SUM
+#    define COMBINE(a, b) ((T)((a) || (b)))
+#    define IDENTITY ((T)0)
+#  else
+#    define COMBINE(a, b) ((T)((a) && (b)))
+#    define IDENTITY ((T)1)
 #  endif
 #else
 #  ifdef OP_SUM

@@ -35,6 +35,8 @@ def _check(op, xd, xn, **kw):
     assert isinstance(got, da.DArray) and got.place == xd.place
     tol = {"rtol": 1e-12, "atol": 0.0} if want.dtype.kind in "fc" and want.dtype.itemsize >= 8 else {}
     assert_same(got, want, **tol)
+    if want.dtype.kind == "b":  # a bool is stored as 0 or 1, never another byte
+        assert got.get().view(np.uint8).max(initial=0) <= 1
     if want.dtype.kind == "f":
         zeros = want == 0
         np.testing.assert_array_equal(np.signbit(got.get()[zeros]), np.signbit(want[zeros]))
@@ -102,6 +104,11 @@ def test_dtypes():
     b = np.array([True, False, True, True])
     _check("sum", da.asarray(b), b)
     _check("prod", da.asarray(b), b, include_initial=True)
+    long_b = np.ones(300, bool)
+    long_b[5] = False
+    for op in OPS:  # dtype=bool: logical or / and (a running count would wrap to False at 256)
+        _check(op, da.asarray(long_b), long_b, dtype=bool)
+        _check(op, da.asarray(long_b), long_b, dtype=bool, include_initial=True)
     f = np.array([0.5, 1.5, -2.0], np.float32)
     _check("sum", da.asarray(f), f, dtype=np.float64)
     z = np.array([1 + 1j, 0.5 - 2j, -1j, 2], np.complex64)

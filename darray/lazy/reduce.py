@@ -7,7 +7,8 @@ partials are reduced again by ``combine`` passes, which split only to keep chunk
 ``MAX_CHUNK`` long (so up to ``MAX_CHUNK`` partials per output take one more pass).
 Launches are named after the op (``mean`` for a mean), in every pass. On CPU devices a
 reduction whose kept axes are innermost in memory (``sum(x, axis=0)``) starts with a
-``columns`` pass (see ``reduce_render._render_columns``).
+``columns`` pass (see ``reduce_render._render_columns``) with about four work-items per compute
+unit; its partial results are laid out ``[P, M]``.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .reduce_render import COLUMNS
 from .spec import Reduction
 
 MIN_CHUNK = 16
+MIN_COLUMNS = 16  # a "columns" first pass needs at least this many outputs
 MAX_CHUNK = 4096
 _INT64 = np.dtype(np.int64)
 
@@ -39,10 +41,16 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
     return max(1, min(parts, k // MIN_CHUNK))
 
 
+def _chunked(place: CLPlace) -> bool:
+    """Chunked kernels (a contiguous run per work-item) on CPU devices; interleaved on others.
+    (Tests patch this to run the GPU form on a CPU device.)"""
+    return runtime(place).info.type == "CPU"
+
+
 def _columns_first(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
     """Whether the inputs' innermost axis in memory (smallest non-zero stride) is a kept axis:
     then a "columns" first pass reads neighbouring outputs together instead of walking columns."""
-    if m < COLUMNS or not axes:
+    if m < MIN_COLUMNS or not axes:
         return False
     best: tuple[int, int] | None = None
     for t in walk(list(roots)):
@@ -66,10 +74,10 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
-    chunked = runtime(place).info.type == "CPU"
+    chunked = _chunked(place)
     if chunked and stage == "first" and _columns_first(roots, shape, axes, m):
         stage, blocks, perm = "columns", -(-m // COLUMNS), tuple(sorted(axes)) + kept
-        parts = partitions(place, blocks, k)
+        parts = max(1, min(-(-4 * runtime(place).info.compute_units // blocks), k // MIN_CHUNK))
     else:
         blocks, perm = m, kept + tuple(axes)
         parts = partitions(place, m, k, stage)
@@ -82,6 +90,6 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
                    extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     if last:
         return targets[-1].alloc
-    grid = Dim.contiguous((m, parts))
+    grid = Dim.contiguous((m, parts)) if stage != "columns" else Dim.contiguous((parts, m)).transpose((1, 0))
     partial = [Input(t.alloc, grid, t.dtype) for t in targets]
     return reduce(partial, (m, parts), (1,), op, acc, out, place, expr, divisor=divisor, stage="combine")

@@ -85,6 +85,45 @@ def _advance(rank: int) -> str:
     return code
 
 
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _vector(spec: KernelSpec, expr: ExprFn) -> bool:
+    """Whether a chunked float32 sum/prod reads only contiguous or single-element inputs
+    through ops with float8 templates (``expr.vector_ops``): then blocks of ``LANES`` elements
+    load, compute and fold as float8 (the lanes are its components). Not double8 (see
+    ``render.vector_width``; max/min templates with NaN tests measured slower as float8)."""
+    red = spec.reduce
+    assert red is not None
+    ops = getattr(expr, "vector_ops", frozenset())
+    dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
+    return (red.chunked and red.op in ("sum", "prod") and dts == {_FLOAT32}
+            and COMBINE[red.op] in ops and all(i.op in ops for i in spec.body)
+            and all(o.pattern in "c0" for o in spec.inputs))
+
+
+def _vector_element(spec: KernelSpec, expr: ExprFn, g: str, into: str) -> list[str]:
+    """Fold the float8 of elements ``g .. g + LANES - 1`` into the float8 ``into``."""
+    red = spec.reduce
+    assert red is not None
+    vt = f"{ctype(red.acc)}{LANES}"
+    lines = ["{", f"    const {spec.index} g = {g};"]
+    dtypes: dict = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
+    for k, op in enumerate(spec.inputs):
+        load = f"*(__global const {vt}_u*)(in{k} + in{k}_o + g)" if op.pattern == "c" else f"({vt})(in{k}[in{k}_o])"
+        lines.append(f"    const {vt} v{k} = {load};")
+        dtypes[("in", k)] = op.dtype
+    for k, ins in enumerate(spec.body):
+        code = expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
+        lines.append(f"    const {vt} t{k} = {code};")
+        dtypes[("t", k)] = ins.dtype
+    ref = spec.outputs[0][1]
+    value = ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
+    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (into, value))
+    lines += [f"    {into} = {step};", "}"]
+    return lines
+
+
 BLOCK = 16  # float sums: terms per lane summed into a fresh block accumulator before joining acc
 
 
@@ -140,7 +179,20 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
             lines.append(f"    {{ {idx} r = j * K + k0;")
             lines += [f"      c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
             lines.append("      c0 = r; }")
-        if blocked:
+        if _vector(spec, expr):  # float8 loads and accumulator; its components are the lanes
+            vt = f"{acc_t}{LANES}"
+            step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), ("acc_v", "b_v"))
+            lines.append(f"    {vt} acc_v = ({vt})({zero});")
+            lines.append(f"    for (; k + {lanes} <= k1;) {{")
+            lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
+            lines.append(f"        {vt} b_v = ({vt})({zero});")
+            lines.append(f"        for (; k + {lanes} <= kb; k += {lanes}) {{")
+            lines += indent(_vector_element(spec, expr, "j * K + k", "b_v"), 3)
+            lines.append("        }")
+            lines.append(f"        acc_v = {step};")
+            lines.append("    }")
+            lines += [f"    acc{lane} = acc_v.s{lane};" for lane in range(lanes)]
+        elif blocked:
             lines.append(f"    for (; k + {lanes} <= k1;) {{")
             lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
             lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
@@ -185,87 +237,62 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     return "\n".join(lines) + "\n"
 
 
-COLUMNS = 16  # outputs per work-item of a "columns" kernel (a 64-byte line of float32)
+COLUMNS = 8192  # widest stripe of a "columns" work-item (32 KiB of float32 partial results)
 
 
 def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
     """A first-stage kernel for reductions whose kept axes are innermost in memory (``sum(x,
     axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
-    so element (k, j) is ``g = k * M + j``; work-item ``p`` owns ``COLUMNS`` adjacent outputs
-    ``j0 = (p / P) * COLUMNS ...`` and chunk ``p % P`` of ``K``, walking the chunk row by row
-    (each row reads ``COLUMNS`` neighbouring elements). Partial results go to ``out[j * P + part]``
-    like the row kernel's, so the same combine pass follows; a block at the end of ``M`` with fewer
-    than ``COLUMNS`` outputs reduces one output at a time."""
+    so element (k, j) is ``g = k * M + j``. Work-item ``p`` owns the stripe of outputs
+    ``j0 = (p / P) * COLUMNS`` .. ``j0 + COLUMNS`` (all of a row when ``M <= COLUMNS``) and
+    chunk ``p % P`` of ``K``: it streams its rows and folds each element into its partial result
+    ``out[part * M + j]``, which stay in cache (layout ``[P, M]``, unlike the row kernel's
+    ``[M, P]``; float32 sums and products fold float8 at a time). The reduce planner picks a
+    small ``P`` (the device's compute units), so the combine pass over ``P`` is short. Each
+    partial sums its column serially, as NumPy's own axis-0 sum does."""
     red = spec.reduce
     assert red is not None
-    acc_t, idx, w = ctype(red.acc), spec.index, COLUMNS
-    blocked = red.op == "sum" and red.acc.kind in "fc"
-    zero = identity(red.op, red.acc)
+    acc_t, idx = ctype(red.acc), spec.index
+    assert spec.outputs[0][0].dtype == red.acc, "the partial results are folded in place"
     value_ref = spec.outputs[0][1]
-    out = spec.outputs[0][0]
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
-              f"    const {idx} B = (M + {w - 1}) / {w};", "    if (p >= B * P) return;",
-              f"    const {idx} b = p / P, part = p - b * P, j0 = b * {w};",
-              f"    const {idx} C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K);"]
-
-    def element(lane: str, into: str, odometer: bool) -> list[str]:
-        body, dtypes = value_lines(spec, expr, pad="")
-        if odometer:
-            body = _drop_coordinates(spec, body)
-        value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
-        return ["{", f"    const {idx} g = k * M + j0 + {lane};", *("    " + x for x in body),
-                *("    " + x for x in _fold(spec, expr, "", value, "k", into, f"best_{into}")),
-                *(["    " + _advance(spec.rank)] if odometer else []), "}"]
-
-    def chunk(names: list[str], lane_of: list[str], odometer: bool) -> list[str]:
-        """Fold the chunk's rows into accumulators ``names`` (lane offsets ``lane_of``)."""
-        code = []
-        if blocked:
-            code += [f"for ({idx} k = k0; k < k1;) {{", f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);"]
-            code += [f"    {acc_t} b_{a} = {zero};" for a in names]
-            code.append("    for (; k < kb; k++) {")
-            depth = "        "
-        else:
-            code.append(f"for ({idx} k = k0; k < k1; k++) {{")
-            depth = "    "
-        if odometer:  # coordinates of (k, j0) once per row, then stepped per output
-            code.append(f"{depth}{{ {idx} r = k * M + j0;")
-            code += [f"{depth}  c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
-            code.append(f"{depth}  c0 = r; }}")
-        for a, lane in zip(names, lane_of):
-            code += [depth + x for x in element(lane, f"b_{a}" if blocked else a, odometer)]
-        if blocked:
-            code.append("    }")
-            code += ["    " + x for a in names for x in _fold(spec, expr, "", f"b_{a}", "", a)]
-        code.append("}")
-        return code
-
-    def write(a: str, lane: str) -> list[str]:
-        final = f"({a} / count)" if red.mean else a
-        code = [f"out0[out0_o + (j0 + {lane}) * P + part] = {cast(red.acc, out.dtype, final)};"]
-        if red.arg:
-            code.append(f"out1[out1_o + (j0 + {lane}) * P + part] = best_{a};")
-        return code
-
-    names = [f"acc_{lane}" for lane in range(w)]
-    lines.append(f"    if (j0 + {w} <= M) {{")
-    if spec.strided:
-        lines.append(f"        {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
-    for a in names:
-        lines.append(f"        {acc_t} {a} = {zero};")
-        if red.arg:
-            lines.append(f"        long best_{a} = -1;")
-    lines += ["        " + x for x in chunk(names, [str(lane) for lane in range(w)], spec.strided)]
-    lines += ["        " + x for lane, a in enumerate(names) for x in write(a, str(lane))]
-    lines.append("    } else {")
-    lines.append(f"        for ({idx} l = 0; j0 + l < M; l++) {{")
-    lines.append(f"            {acc_t} acc_t = {zero};")
+              f"    const {idx} B = (M + {COLUMNS - 1}) / {COLUMNS};", "    if (p >= B * P) return;",
+              f"    const {idx} b = p / P, part = p - b * P, j0 = b * {COLUMNS}, cw = min(({idx}){COLUMNS}, M - j0);",
+              f"    const {idx} C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K);",
+              f"    __global {acc_t}* acc = out0 + out0_o + part * M + j0;"]
     if red.arg:
-        lines.append("            long best_acc_t = -1;")
-    lines += ["            " + x for x in chunk(["acc_t"], ["l"], False)]
-    lines += ["            " + x for x in write("acc_t", "l")]
+        lines.append("    __global long* best = out1 + out1_o + part * M + j0;")
+    init = f"acc[c] = {identity(red.op, red.acc)};" + (" best[c] = -1;" if red.arg else "")
+    lines.append(f"    for ({idx} c = 0; c < cw; c++) {{ {init} }}")
+    if spec.strided:
+        lines.append(f"    {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
+    lines.append(f"    for ({idx} k = k0; k < k1; k++) {{")
+    if spec.strided:  # coordinates of (k, j0) once per row, then stepped per column
+        lines.append(f"        {{ {idx} r = k * M + j0;")
+        lines += [f"          c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
+        lines.append("          c0 = r; }")
+    lines.append(f"        {idx} c = 0;")
+    if _vector(spec, expr):
+        vt = f"{acc_t}{LANES}"
+        lines.append(f"        for (; c + {LANES} <= cw; c += {LANES}) {{")
+        lines.append(f"            {vt} part_v = *(__global {vt}_u*)(acc + c);")
+        lines += ["            " + x for x in _vector_element(spec, expr, "k * M + j0 + c", "part_v")]
+        lines.append(f"            *(__global {vt}_u*)(acc + c) = part_v;")
+        lines.append("        }")
+    lines.append("        for (; c < cw; c++) {")
+    body, dtypes = value_lines(spec, expr, pad="")
+    if spec.strided:
+        body = _drop_coordinates(spec, body)
+    value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
+    lines.append(f"            const {idx} g = k * M + j0 + c;")
+    lines += ["            " + x for x in body]
+    lines += ["            " + x for x in _fold(spec, expr, "", value, "k", "acc[c]", "best[c]")]
+    if spec.strided:
+        lines.append("            " + _advance(spec.rank))
     lines.append("        }")
     lines.append("    }")
+    if red.mean:
+        lines.append(f"    for ({idx} c = 0; c < cw; c++) acc[c] = acc[c] / count;")
     lines.append("}")
     return "\n".join(lines) + "\n"

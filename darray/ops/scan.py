@@ -40,6 +40,8 @@ def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
     opts = [f"-D T={t}", f"-D OP_{op.upper()}"]
     if dt.kind == "f":
         opts.append("-D T_FLOAT")
+    if dt.kind == "b":
+        opts.append("-D T_BOOL")
     if dt.kind == "c":
         opts.append(f"-D COMPLEX_R={t[:-1]}")
     else:
