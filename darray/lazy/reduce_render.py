@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import ctype
-from .render import ExprFn, cast, prologue, ref_name, signature, value_lines
+from .render import ExprFn, cast, prologue, ref_name, signature, value_lines, vector_ref, vector_values
 from .spec import Instr, KernelSpec
 
 REDUCE_NAME = "reduce"
@@ -107,19 +107,8 @@ def _vector_element(spec: KernelSpec, expr: ExprFn, g: str, into: str) -> list[s
     red = spec.reduce
     assert red is not None
     vt = f"{ctype(red.acc)}{LANES}"
-    lines = ["{", f"    const {spec.index} g = {g};"]
-    dtypes: dict = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
-    for k, op in enumerate(spec.inputs):
-        load = f"*(__global const {vt}_u*)(in{k} + in{k}_o + g)" if op.pattern == "c" else f"({vt})(in{k}[in{k}_o])"
-        lines.append(f"    const {vt} v{k} = {load};")
-        dtypes[("in", k)] = op.dtype
-    for k, ins in enumerate(spec.body):
-        code = expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
-        lines.append(f"    const {vt} t{k} = {code};")
-        dtypes[("t", k)] = ins.dtype
-    ref = spec.outputs[0][1]
-    value = ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
-    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (into, value))
+    lines = ["{", f"    const {spec.index} g = {g};", *vector_values(spec, expr, vt, "    ")]
+    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (into, vector_ref(spec.outputs[0][1], vt)))
     lines += [f"    {into} = {step};", "}"]
     return lines
 

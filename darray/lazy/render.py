@@ -146,23 +146,32 @@ def vector_width(spec: KernelSpec, expr: ExprFn) -> int:
     return WIDTH
 
 
-def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
-    """The loop over whole blocks of WIDTH elements with vector loads, ops and stores."""
-    t = ctype(spec.operands[0].dtype)
-    vt = f"{t}{WIDTH}"
-    lines = [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{"]
+def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str) -> list[str]:
+    """Vector loads at ``g`` (element-aligned ``vt``) and the SSA body on vectors of type ``vt``."""
+    lines = []
     dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
     for k, op in enumerate(spec.inputs):
         load = f"*(__global const {vt}_u*)(in{k} + in{k}_o + g)" if op.pattern == "c" else f"({vt})(in{k}[in{k}_o])"
-        lines.append(f"        const {vt} v{k} = {load};")
+        lines.append(f"{pad}const {vt} v{k} = {load};")
         dtypes[("in", k)] = op.dtype
     for k, ins in enumerate(spec.body):
         code = expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
-        lines.append(f"        const {vt} t{k} = {code};")
+        lines.append(f"{pad}const {vt} t{k} = {code};")
         dtypes[("t", k)] = ins.dtype
-    for k, (op, ref) in enumerate(spec.outputs):
-        value = ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
-        lines.append(f"        *(__global {vt}_u*)(out{k} + out{k}_o + g) = {value};")
+    return lines
+
+
+def vector_ref(ref: Ref, vt: str) -> str:
+    """A body value as a vector (scalar arguments are widened)."""
+    return ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
+
+
+def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
+    """The loop over whole blocks of WIDTH elements with vector loads, ops and stores."""
+    vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
+    lines = [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *vector_values(spec, expr, vt, "        ")]
+    for k, (_, ref) in enumerate(spec.outputs):
+        lines.append(f"        *(__global {vt}_u*)(out{k} + out{k}_o + g) = {vector_ref(ref, vt)};")
     lines.append("    }")
     return lines
 
