@@ -23,13 +23,10 @@ from numpy.exceptions import AxisError
 import darray as da
 from helpers import DEVICE_DTYPES, assert_same
 
-@pytest.fixture
-def lazy_only(lazy_mode):
-    """conftest runs this module lazily and eagerly. Tests whose inputs are materialised arrays
-    launch the same reduction kernels in both modes, so the slow ones run once (lazily); tests
-    with pending elementwise chains (var, std, count_nonzero, methods, dtype casts) run in both."""
-    if lazy_mode == "eager":
-        pytest.skip("materialised inputs: eager mode runs the same kernels as lazy mode")
+# conftest runs this module lazily and eagerly. Tests whose inputs are materialised arrays
+# launch the same reduction kernels in both modes, so they are marked ``lazy_only`` and run
+# once; tests with pending elementwise chains (var, std, count_nonzero, methods, dtype casts)
+# run in both.
 
 
 BASIC = ["sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin"]
@@ -108,7 +105,7 @@ CELLS = [("sum", "float32"), ("sum", "int16"), ("prod", "float32"), ("max", "flo
          ("argmin", "int16")]
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("op, dtype", CELLS, ids=[f"{o}-{d}" for o, d in CELLS])
 @given(data=st.data())
 def test_matches_numpy(op, dtype, data):
@@ -187,7 +184,7 @@ def test_result_dtypes_and_place():
 
 # -- empty and 0-d ------------------------------------------------------------------------------
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("op", ALL_OPS)
 def test_empty(op):
     """Empty sums are 0, products 1, any False, all True, mean NaN; max/min/argmax/argmin of an
@@ -216,7 +213,7 @@ def test_empty_values():
     assert da.argmin(e, axis=1).shape == (0,)
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("op", ALL_OPS)
 def test_zero_d(op):
     """0-d input reduces over axis None or () to a 0-d result. Deliberate difference: axis 0 or
@@ -240,7 +237,7 @@ def test_empty_axis_tuple_is_identity():
 
 # -- special values -----------------------------------------------------------------------------
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 def test_nan_inf_small(dtype):
     x = np.array([[1, np.nan, 3, 3], [np.inf, -np.inf, 2, 2], [-0.0, 0.0, np.nan, -1],
@@ -251,7 +248,7 @@ def test_nan_inf_small(dtype):
             _same_or_raises(op, xd, x, axis=axis)
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @given(data=st.data())
 def test_nan_and_ties_across_chunks(dtype, data):
@@ -348,7 +345,7 @@ def test_complex():
 
 # -- accuracy -----------------------------------------------------------------------------------
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 def test_float32_sum_accuracy():
     """A float32 sum of 1e6 values is blockwise (not serial): its error relative to sum(|x|) is
     close to NumPy's pairwise error; a serial float32 loop would be off by ~1e-4 here."""
@@ -370,7 +367,7 @@ def test_float32_sum_accuracy():
                       / scale) < 1e-6
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 def test_large_outputs_and_inputs():
     """Partial reductions with many outputs, tall axis-0 reductions and non-adjacent axes."""
     rng = np.random.default_rng(5)
@@ -390,7 +387,7 @@ KEPT_INNER = [("sum", "int32"), ("sum", "float32"), ("max", "float32"), ("argmin
               ("all", "int32")]
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 @pytest.mark.parametrize("op, dtype", KEPT_INNER, ids=[f"{o}-{d}" for o, d in KEPT_INNER])
 @given(data=st.data())
 def test_kept_axis_innermost(op, dtype, data):
@@ -415,7 +412,7 @@ def test_kept_axis_innermost(op, dtype, data):
     _same_or_raises(op, xd, xn, tol, axis=axis, keepdims=data.draw(st.booleans(), label="keepdims"))
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 def test_kept_axis_innermost_long():
     """A long reduced axis with the kept axis innermost: chunks of rows, then a combine pass over
     the [P, M] partials; rows wider than one stripe (8192 outputs)."""
@@ -435,7 +432,7 @@ def test_kept_axis_innermost_long():
     assert_same(da.var(da.asarray(f), axis=0), f.var(axis=0), rtol=1e-5, atol=1e-6)  # (x - mean)**2 fused
 
 
-@pytest.mark.usefixtures("lazy_only")
+@pytest.mark.lazy_only
 def test_interleaved_form(monkeypatch):
     """The GPU form (work-item p folds k = part, part + P, ...; no lanes, no columns pass), run
     on whatever device is here: values, first-NaN argmax across partials, float32 accuracy."""
@@ -525,12 +522,11 @@ def _reading_launches(p, name, nbytes):
     return [rec for rec in p.launches if rec.name == name and rec.nbytes >= nbytes]
 
 
-def test_fusion_one_launch(lazy_mode):
+@pytest.mark.lazy_only
+def test_fusion_one_launch():
     """A pending elementwise chain runs inside the reduction: no elementwise launch, and exactly
     one pass over the inputs. Small inputs (fewer than 32 elements per output) need exactly one
     launch in all; large ones add combine passes, which each read less than the input."""
-    if lazy_mode == "eager":
-        pytest.skip("eager mode evaluates the chain first, by design")
     rng = np.random.default_rng(2)
     a_n, b_n = rng.random(20).astype(np.float32), rng.random(20).astype(np.float32)
     x_n = rng.random((6, 20)).astype(np.float32)
