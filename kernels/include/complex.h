@@ -15,12 +15,15 @@
  */
 #define DARRAY_COMPLEX_BASIC(R, C)                                                   \
 inline C cmul_##R(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
-inline C cdiv_##R(C a, C b) {                                                        \
-    R s = fabs(b.x) + fabs(b.y);                                                     \
-    if (s == 0) return (C)(a.x / s, a.y / s);                                        \
-    R bx = b.x / s, by = b.y / s, d = bx * bx + by * by;                             \
-    R ax = a.x / s, ay = a.y / s;                                                    \
-    return (C)((ax * bx + ay * by) / d, (ay * bx - ax * by) / d);                    \
+inline C cdiv_##R(C a, C b) {  /* Smith's algorithm, as NumPy's complex divide */         \
+    const R ar = fabs(b.x), ai = fabs(b.y);                                          \
+    if (ar >= ai) {                                                                  \
+        if (ar == 0 && ai == 0) return (C)(a.x / ar, a.y / ai);                      \
+        const R rat = b.y / b.x, scl = (R)1 / (b.x + b.y * rat);                     \
+        return (C)((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);                \
+    }                                                                                \
+    const R rat = b.x / b.y, scl = (R)1 / (b.y + b.x * rat);                         \
+    return (C)((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);                    \
 }                                                                                    \
 inline R cabs_##R(C a) { return hypot(a.x, a.y); }
 
