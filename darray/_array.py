@@ -9,8 +9,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from . import dtypes as _dt
-from .dim import Dim, broadcast_shapes
-from .place import CLPlace, CPUPlace, Place, PlaceLike, parse
+from .dim import Dim
+from .place import CPUPlace, Place, PlaceLike, parse
 
 
 class DArray:
@@ -228,8 +228,4 @@ class DArray:
         return str(self.get())
 
 
-def is_darray(x: Any) -> bool:
-    return isinstance(x, DArray)
-
-
-__all__ = ["DArray", "is_darray", "broadcast_shapes", "CLPlace"]
+__all__ = ["DArray"]

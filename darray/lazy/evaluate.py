@@ -44,10 +44,6 @@ def eager() -> Iterator[None]:
         ENABLED = old
 
 
-def lazy_enabled() -> bool:
-    """False under ``DARRAY_LAZY=0`` (read at import; tests may set ``ENABLED``)."""
-    return ENABLED
-
 
 def record(n: Node, place: Any) -> "DArray":
     """A pending DArray computing node ``n``; runs now when eager or over a budget."""
