@@ -96,43 +96,6 @@ def launch_overhead(run: Run) -> None:
     run.ratio("darray/raw", da_us / raw_us, label="sched.launch / raw enqueue (time)")
 
 
-def _busy(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The union of [start, end) intervals, merged and sorted."""
-    out: list[list[int]] = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return [(s, e) for s, e in out]
-
-
-def _intersection(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
-    total, i, j = 0, 0, 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if hi > lo:
-            total += hi - lo
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return total
-
-
-def overlap_of(launches: list) -> tuple[float, float]:
-    """(fraction of the span with kernels of two streams running at once, span in seconds)."""
-    by_stream: dict[int, list[tuple[int, int]]] = {}
-    for r in launches:
-        by_stream.setdefault(r.stream, []).append((r.start, r.end))
-    if not launches:
-        return 0.0, 0.0
-    span = max(r.end for r in launches) - min(r.start for r in launches)
-    busy = [_busy(v) for v in by_stream.values()]
-    both = sum(_intersection(busy[i], busy[j]) for i in range(len(busy)) for j in range(i + 1, len(busy)))
-    return (both / span if span else 0.0), span * 1e-9
-
-
 @case("stream_overlap")
 def stream_overlap(run: Run) -> None:
     """Two independent chains of copies, on two streams vs on one; overlap from profiler timestamps."""
@@ -159,7 +122,8 @@ def stream_overlap(run: Run) -> None:
             xa, xb = chains(sa, sb)
             da.synchronize()
             wall = time.perf_counter() - t0
-        frac, span = overlap_of([r for r in p.launches if r.stream in (sa.id, sb.id)])
+        span = (max(r.end for r in p.launches) - min(r.start for r in p.launches)) * 1e-9
+        frac = p.overlap() / span if span else 0.0
         if xa.get()[-1] != 1.0 or xb.get()[-1] != 2.0:
             raise AssertionError("a chain returned wrong values")
         return wall, frac, span

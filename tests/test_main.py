@@ -181,17 +181,3 @@ def test_run_cases_reports_errors_and_skips_and_the_table_shows_them():
     data = harness.report_json(res, place=da.CPUPlace(), quick=True, seconds=0.1)
     assert data["errors"] == ["t.bad"] and data["targets_missed"] == ["t.good:x/y"]
     json.dumps(data)
-
-
-def test_overlap_from_profiler_timestamps():
-    from darray.benchmarks.scheduler import overlap_of
-
-    class R:
-        def __init__(self, stream, start, end):
-            self.stream, self.start, self.end = stream, start, end
-
-    frac, span = overlap_of([R(1, 0, 10), R(1, 10, 20), R(2, 15, 40)])
-    assert span == pytest.approx(40e-9)
-    assert frac == pytest.approx(5 / 40)
-    assert overlap_of([R(1, 0, 10), R(1, 5, 30)])[0] == 0.0
-    assert overlap_of([]) == (0.0, 0.0)

@@ -150,6 +150,21 @@ def test_empty_profile_trace_and_table(tmp_path):
     assert p.overlap() == 0.0 and p.busy() == {}
 
 
+def test_overlap_from_timestamps():
+    """Device-free: overlap counts only time with launches of two streams running at once."""
+    from darray.sched._profile import LaunchRecord, Profiler
+
+    def rec(stream, start, end):
+        return LaunchRecord("k", stream, "cl:0", 0, None, (start, start, end))
+
+    p = Profiler()
+    p.launches = [rec(1, 0, 10), rec(1, 10, 20), rec(2, 15, 40)]
+    assert p.overlap() == pytest.approx(5e-9)
+    assert p.busy() == {1: pytest.approx(20e-9), 2: pytest.approx(25e-9)}
+    p.launches = [rec(1, 0, 10), rec(1, 5, 30)]
+    assert p.overlap() == 0.0
+
+
 def test_busy_and_overlap_of_two_streams(cl_place):
     A, B = da.stream(), da.stream()
     with da.profile() as p:
