@@ -192,6 +192,9 @@ def _reject_advanced(entry: Any) -> NoReturn:
         f"and None (newaxis); got {type(entry).__name__}: {entry!r}")
 
 
+_TRUSTED: dict[tuple[int, ...], "Dim"] = {}  # shape -> its C-contiguous Dim (Dim.trusted)
+
+
 @dataclass(frozen=True, slots=True)
 class Dim:
     """Shape, strides (in elements, may be negative or 0) and element offset of a view."""
@@ -216,11 +219,16 @@ class Dim:
     @classmethod
     def trusted(cls, shape: tuple[int, ...]) -> "Dim":
         """C-contiguous Dim of an already validated shape (a shape of an existing Dim or a
-        broadcast of such), skipping validation on the hot path of every op."""
-        d = object.__new__(cls)
-        object.__setattr__(d, "shape", shape)
-        object.__setattr__(d, "strides", _c_strides(shape))
-        object.__setattr__(d, "offset", 0)
+        broadcast of such), skipping validation on the hot path of every op (and shared:
+        Dims are immutable)."""
+        d = _TRUSTED.get(shape)
+        if d is None:
+            if len(_TRUSTED) >= 4096:
+                _TRUSTED.clear()
+            d = _TRUSTED[shape] = object.__new__(cls)
+            object.__setattr__(d, "shape", shape)
+            object.__setattr__(d, "strides", _c_strides(shape))
+            object.__setattr__(d, "offset", 0)
         return d
 
     @classmethod

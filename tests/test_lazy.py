@@ -12,7 +12,7 @@ import pytest
 
 import darray as da
 from darray.dim import Dim
-from darray.lazy import fuse, graph, render
+from darray.lazy import execute, fuse, graph, render
 from darray.ops._table import expr
 
 F32 = np.dtype(np.float32)
@@ -24,9 +24,10 @@ lazy_eval = importlib.import_module("darray.lazy.evaluate")   # the module (the 
 # -- device-free: graph, fuse, render -------------------------------------------------------
 
 class FakeAlloc:
-    """Stands in for an Allocation: fuse only needs ``offset`` (bytes) and identity."""
+    """Stands in for an Allocation: fuse only needs ``offset`` (bytes), ``nbytes`` and identity."""
 
     offset = 0
+    nbytes = 0
 
 
 def inp(shape, dtype=F32, *, alloc=None, dim=None) -> graph.Input:
@@ -479,14 +480,17 @@ def tree_sum(terms):
 def test_kernel_argument_budget(place, monkeypatch):
     """64 strided views of one array: within the depth, size and reads budgets, but their
     kernel arguments exceed the device's parameter bytes: the graph runs in parts."""
-    import types
-
     limit = 1024                                              # OpenCL's minimum (PoCL's value)
-    fake = types.SimpleNamespace(info=types.SimpleNamespace(max_parameter_bytes=limit))
-    monkeypatch.setattr(lazy_eval, "runtime", lambda p: fake)
+    monkeypatch.setattr(execute, "budget", lambda p: limit)
+    monkeypatch.setattr(execute, "_prepared", {})             # every structure is prepared anew
     specs = []
-    real = lazy_eval.execute.launch
-    monkeypatch.setattr(lazy_eval.execute, "launch", lambda plan, *a, **k: (specs.append(plan.spec), real(plan, *a, **k)))
+
+    class Spy(execute.Prepared):
+        def __init__(self, plan, *a):
+            specs.append(plan.spec)
+            super().__init__(plan, *a)
+
+    monkeypatch.setattr(execute, "Prepared", Spy)
     h, X = arr(place, (3, 5, 64))
     cols = [X[:, :, i] for i in range(64)]
     s = tree_sum(cols)
@@ -495,13 +499,13 @@ def test_kernel_argument_budget(place, monkeypatch):
     got = s.get()
     np.testing.assert_allclose(got, tree_sum([h[:, :, i] for i in range(64)]), rtol=1e-5)
     assert len(specs) > 1
-    assert all(lazy_eval._param_bytes(sp) <= limit for sp in specs)
+    assert all(execute.param_bytes(sp) <= limit for sp in specs)
     assert max(len(sp.inputs) for sp in specs) >= 16          # still fused, in parts
     y, z = da.sin(s) + 1, s * 3
     many = [tree_sum(cols[k:k + 16]) * (k + 1) for k in range(0, 64, 16)]
     specs.clear()
     da.eval(y, z, *many)                                      # several outputs: split into groups
-    assert all(lazy_eval._param_bytes(sp) <= limit for sp in specs)
+    assert all(execute.param_bytes(sp) <= limit for sp in specs)
     for k, m in zip(range(0, 64, 16), many):
         np.testing.assert_allclose(m.get(), tree_sum([h[:, :, i] for i in range(k, k + 16)]) * (k + 1), rtol=1e-5)
     np.testing.assert_allclose(y.get(), np.sin(got) + 1, rtol=1e-5)

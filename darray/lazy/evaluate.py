@@ -8,19 +8,14 @@ from __future__ import annotations
 import contextlib
 import os
 import weakref
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
+from .._array import DArray
 from ..alloc import allocate
 from ..dim import Dim
-from ..place import runtime
-from . import execute, fuse
+from ..ops._table import expr
+from . import execute
 from .graph import Input, Node, walk
-from .render import params
-from .spec import KernelSpec
-
-if TYPE_CHECKING:
-    from .._array import DArray
 
 MAX_DEPTH = 48
 MAX_SIZE = 192
@@ -47,17 +42,18 @@ def eager() -> Iterator[None]:
 
 def record(n: Node, place: Any) -> "DArray":
     """A pending DArray computing node ``n``; runs now when eager or over a budget."""
-    from .._array import DArray
-
     out = DArray(None, Dim.trusted(n.shape), n.dtype, place, n)
-    if (n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or not ENABLED
-            or sum(a.nbytes for a in n.reads) > MAX_PINNED):
-        evaluate(out)
+    if not ENABLED or n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or n.pinned > MAX_PINNED:
+        _run(place, [out])
         return out
     ref = weakref.ref(out)
     key = id(out)
     for alloc in n.reads:  # dict operations are atomic under the GIL: no lock needed
-        _readers.setdefault(id(alloc), {})[key] = ref
+        refs = _readers.get(id(alloc))
+        if refs is None:
+            _readers[id(alloc)] = {key: ref}
+        else:
+            refs[key] = ref
     return out
 
 
@@ -88,14 +84,20 @@ _sources: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 
 def _hand_over(n: Node, alloc: Any) -> None:
     """``n`` now has its value in ``alloc``: remember what it read (so a write into ``alloc``
-    finds the pending graphs containing ``n``), then drop its arguments and reads."""
-    if n.reads:
+    finds the pending graphs containing ``n``; none can when no node took ``n`` as an
+    argument), then drop its arguments and reads."""
+    if n.reads and n.used:
         _sources[alloc] = tuple(weakref.ref(r) for r in n.reads)
     n.args, n.reads = (), ()
 
 
 def evaluate(*arrays: "DArray") -> None:
     """Materialise the pending arrays; those of one place and shape run as one kernel."""
+    if len(arrays) == 1:
+        a = arrays[0]
+        if a._node is not None:
+            _run(a._place, [a])
+        return
     groups: dict[tuple, list[DArray]] = {}
     for a in arrays:
         if a._node is not None and all(a is not b for b in groups.get((a._place, a.shape), ())):
@@ -104,39 +106,26 @@ def evaluate(*arrays: "DArray") -> None:
         _run(place, [a for a in members if a._node is not None])
 
 
-@lru_cache(maxsize=1024)
-def _param_bytes(spec: KernelSpec) -> int:
-    """Bytes of the kernel's arguments (buffers as 8-byte pointers, each argument aligned to its size)."""
-    total = 0
-    for _, _, dt in params(spec):
-        size = 8 if dt is None else dt.itemsize
-        total = -(-total // size) * size + size
-    return total
-
-
 def _run(place: Any, members: list["DArray"]) -> None:
     """One kernel computing ``members`` (pending, one shape). Over the device's kernel-argument
     budget, split: several outputs into halves; one output by running its pending arguments first."""
-    from .._array import DArray
-    from ..ops import _table
-
     if not members:
         return
     targets = [Input(allocate(place, a.size * a.dtype.itemsize), a._dim, a.dtype) for a in members]
-    plan = fuse.fuse([a._node for a in members], targets)
-    if _param_bytes(plan.spec) > runtime(place).info.max_parameter_bytes:
+    name = members[0]._node.op if len(members) == 1 else "+".join(a._node.op for a in members)
+    if not execute.run([a._node for a in members], targets, place, expr, name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
-        if len(members) > 1 or parts:
-            del targets, plan
-            if len(members) > 1:
-                half = len(members) // 2
-                _run(place, members[:half])
-                _run(place, [a for a in members[half:] if a._node is not None])
-            else:
-                evaluate(*[DArray(None, Dim.trusted(c.shape), c.dtype, place, c) for c in parts])
-                _run(place, members)
-            return
-    execute.launch(plan, place, _table.expr, "+".join(a._node.op for a in members))
+        if len(members) == 1 and not parts:
+            raise ValueError(f"darray {name}: the kernel's arguments exceed the parameter budget of {place}")
+        del targets
+        if len(members) > 1:
+            half = len(members) // 2
+            _run(place, members[:half])
+            _run(place, [a for a in members[half:] if a._node is not None])
+        else:
+            evaluate(*[DArray(None, Dim.trusted(c.shape), c.dtype, place, c) for c in parts])
+            _run(place, members)
+        return
     for a, t in zip(members, targets):
         n: Node = a._node
         n.value = t

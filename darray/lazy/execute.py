@@ -1,12 +1,20 @@
-"""Compile (once per structure) and launch a fused elementwise plan through the scheduler."""
+"""Compile (once per structure) and launch a fused elementwise plan through the scheduler.
+
+:func:`run` is the hot path of every elementwise graph: a graph whose :class:`~.fuse.Trace`
+key was seen before reuses its kernel and argument list (only buffers, offsets and scalar
+values change), so fuse and render run once per structure and shapes.
+"""
 from __future__ import annotations
 
-import numpy as np
+from functools import lru_cache
+from typing import Sequence
+
 import pyopencl as cl
 
 from .. import sched
 from ..place import CLPlace, runtime
-from .fuse import Plan
+from .fuse import INT_LIMIT, Plan, fuse, trace
+from .graph import Input, Term
 from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, params, render
 from .spec import KernelSpec
@@ -69,3 +77,93 @@ def launch(plan: Plan, place: CLPlace, expr: ExprFn, name: str = "elementwise", 
         return cl.enqueue_nd_range_kernel(queue, kernel, (gsize,), (local,), wait_for=wait_for)
 
     sched.launch(name, enqueue, place=place, reads=allocs[nout:], writes=allocs[:nout], nbytes=nbytes)
+
+
+@lru_cache(maxsize=1024)
+def param_bytes(spec: KernelSpec) -> int:
+    """Bytes of the kernel's arguments (buffers as 8-byte pointers, each argument aligned to its size)."""
+    total = 0
+    for _, _, dt in params(spec):
+        size = 8 if dt is None else dt.itemsize
+        total = -(-total // size) * size + size
+    return total
+
+
+def budget(place: CLPlace) -> int:
+    """The device's bytes for kernel arguments."""
+    return runtime(place).info.max_parameter_bytes
+
+
+class Prepared:
+    """A fused elementwise kernel ready to launch again: the argument list of its first launch
+    in which buffers (at ``2k``), element offsets (``2k + 1``) and scalars (after the views)
+    are replaced per launch. ``spans[k]``: the elements view ``k`` reaches past its offset."""
+
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "gsize", "local", "nbytes")
+
+    def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn) -> None:
+        kind = runtime(place).info.type
+        chunk = CHUNK.get(kind, 1)
+        work = -(-plan.n // chunk)
+        self.kernel = kernel_for(place, plan.spec, expr) if work else None
+        self.args = arguments(plan, (chunk,))
+        self.nviews = len(plan.views)
+        self.nout = len(plan.spec.outputs)
+        self.scalar_kinds = [dt.kind == "b" for dt in plan.spec.scalars]
+        self.spans = [sum(abs(st) * (k - 1) for st, k in zip(strides, plan.shape)) + 1 for _, _, strides in plan.views]
+        self.long = plan.spec.index == "long"
+        self.local = LOCAL.get(kind, 64)
+        self.gsize = -(-work // self.local) * self.local
+        self.nbytes = plan.n * sum(op.dtype.itemsize for op in plan.spec.operands if op.pattern != "0")
+
+
+_prepared: dict[tuple, Prepared | None] = {}  # (place, trace key) -> kernel ready to launch, None: over budget
+
+
+def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str) -> bool:
+    """Compute ``roots[k]`` into ``targets[k]`` (views of one shape) with one kernel. False, with
+    nothing launched, when the kernel's arguments exceed the device's budget (the caller splits)."""
+    tr = trace(roots)
+    key = (place, tr.key, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
+    p = _prepared.get(key, False)
+    if p is False:
+        plan = fuse(roots, targets, traced=tr)
+        if param_bytes(plan.spec) > budget(place):
+            p = None
+        else:
+            p = Prepared(plan, place, expr)
+            if p.kernel is None:  # nothing to compute: not worth a cache entry
+                return True
+        if len(_prepared) >= 4096:
+            _prepared.clear()
+        _prepared[key] = p
+    if p is None:
+        return False
+    if p.kernel is None:
+        return True
+    args = p.args.copy()
+    views = [*targets, *tr.inputs]
+    allocs = [v.alloc for v in views]
+    top = 0
+    for k, v in enumerate(views):
+        a = v.alloc
+        off = a.offset // v.dtype.itemsize + v.dim.offset
+        args[2 * k] = a.buffer
+        args[2 * k + 1] = off
+        if off + p.spans[k] > top:
+            top = off + p.spans[k]
+    if top > INT_LIMIT and not p.long:  # this allocation lies too far into its segment for int indices
+        plan = fuse(roots, targets, traced=tr)
+        launch(plan, place, expr, name)
+        return True
+    base = 2 * p.nviews
+    for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):
+        args[base + j] = int(s.value) if boolean else s.value
+    kernel, gsize, local = p.kernel, (p.gsize,), (p.local,)
+
+    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
+        kernel.set_args(*args)
+        return cl.enqueue_nd_range_kernel(queue, kernel, gsize, local, wait_for=wait_for)
+
+    sched.launch(name, enqueue, place=place, reads=allocs[p.nout:], writes=allocs[:p.nout], nbytes=p.nbytes)
+    return True

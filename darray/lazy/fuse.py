@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..dim import Dim, collapse
-from .graph import Input, Scalar, Term, leaf, walk
+from .graph import Input, Node, Scalar, Term
 from .spec import Instr, KernelSpec, Operand, Reduction, Ref
 
 INT_LIMIT = 2**31 - 1
@@ -42,43 +42,89 @@ def _pattern(strides: tuple[int, ...], shape: tuple[int, ...]) -> str:
     return "c" if tuple(reversed(expect)) == strides else "s"
 
 
-def _trace(roots: Sequence[Term]) -> tuple[list[Input], list[Scalar], list[Instr], dict[int, Ref]]:
-    """Inputs (deduplicated by allocation and view), scalars and the SSA body of ``roots``."""
-    in_index: dict[tuple[int, Dim], int] = {}
-    in_views: list[Input] = []
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """One pass over a graph: its structural ``key`` (ops, dtypes, operand shapes and strides,
+    which leaves are the same array: everything a plan depends on but offsets and values),
+    the distinct input views and the scalars in first-use order, and each term by key index."""
+
+    key: tuple
+    inputs: list[Input]
+    scalars: list[Scalar]
+    terms: list[Term]
+
+
+def trace(roots: Sequence[Term]) -> Trace:
+    """The :class:`Trace` of ``roots`` (materialised nodes read as their value). Inputs are the
+    same when they view the same allocation the same way; nodes are listed arguments first."""
+    memo: dict[int, int] = {}
+    key: list[tuple] = []
+    terms: list[Term] = []
+    inputs: list[Input] = []
+    in_index: dict[tuple, int] = {}
     scalars: list[Scalar] = []
-    body: list[Instr] = []
-    refs: dict[int, Ref] = {}
-    cse: dict[tuple, Ref] = {}
-    for t in walk(list(roots)):
-        if isinstance(t, Input):
-            key = (id(t.alloc), t.dim)
-            if key not in in_index:
-                in_index[key] = len(in_views)
-                in_views.append(t)
-            refs[id(t)] = ("in", in_index[key])
-        elif isinstance(t, Scalar):
-            refs[id(t)] = ("sc", len(scalars))
-            scalars.append(t)
+
+    def visit(t: Term) -> int:
+        if type(t) is Node and t.value is not None:
+            t = t.value
+        r = memo.get(id(t))
+        if r is not None:
+            return r
+        if type(t) is Node:
+            entry: tuple = (t.op, t.dtype, *[visit(a) for a in t.args])
+        elif type(t) is Input:
+            d = t.dim
+            same = (id(t.alloc), d.offset, d.shape, d.strides)
+            k = in_index.get(same)
+            if k is None:
+                k = in_index[same] = len(inputs)
+                inputs.append(t)
+            entry = ("in", k, t.dtype, d.shape, d.strides)
         else:
-            sig = (t.op, tuple(refs[id(leaf(a))] for a in t.args), t.dtype)
-            ref = cse.get(sig)
-            if ref is None:
-                ref = cse[sig] = ("t", len(body))
-                body.append(Instr(*sig))
-            refs[id(t)] = ref
-    return in_views, scalars, body, refs
+            entry = ("sc", len(scalars), t.dtype)
+            scalars.append(t)
+        memo[id(t)] = r = len(key)
+        key.append(entry)
+        terms.append(t)
+        return r
+
+    try:
+        outs = tuple([visit(r) for r in roots])
+    finally:
+        del visit  # the closure refers to itself: break the cycle, or it keeps the inputs alive until gc
+    return Trace((tuple(key), outs), inputs, scalars, terms)
+
+
+def _body(tr: Trace) -> tuple[list[Instr], list[Ref]]:
+    """The SSA body of a trace (common subexpressions once) and the reference of every key entry."""
+    body: list[Instr] = []
+    refs: list[Ref] = []
+    cse: dict[tuple, Ref] = {}
+    for entry in tr.key[0]:
+        if entry[0] == "in" or entry[0] == "sc":
+            refs.append(entry[:2])
+            continue
+        sig = (entry[0], tuple(refs[a] for a in entry[2:]), entry[1])
+        ref = cse.get(sig)
+        if ref is None:
+            ref = cse[sig] = ("t", len(body))
+            body.append(Instr(*sig))
+        refs.append(ref)
+    return body, refs
 
 
 def fuse(roots: Sequence[Term], targets: Sequence[Input], *, shape: tuple[int, ...] | None = None,
-         perm: tuple[int, ...] | None = None, reduce: Reduction | None = None) -> Plan:
+         perm: tuple[int, ...] | None = None, reduce: Reduction | None = None, traced: Trace | None = None) -> Plan:
     """One kernel computing ``roots[k]`` into ``targets[k]``.
 
     Elementwise: targets are views of one shape, indexed like the inputs. Reduction
     (``reduce`` set): the index space is ``shape`` with axes reordered by ``perm`` (kept
     axes first, reduced last) and the targets are contiguous partial-result arrays.
+    ``traced``: the :func:`trace` of ``roots`` when the caller has it already.
     """
-    in_views, scalars, body, refs = _trace(roots)
+    tr = trace(roots) if traced is None else traced
+    in_views, scalars = tr.inputs, tr.scalars
+    body, refs = _body(tr)
     space = targets[0].dim.shape if shape is None else shape
     g_views = [] if reduce else [(v.alloc, v.dim, v.dtype) for v in targets]
     for v in in_views:
@@ -98,7 +144,7 @@ def fuse(roots: Sequence[Term], targets: Sequence[Input], *, shape: tuple[int, .
         views = [(t.alloc, _offset(t.alloc, t.dim, t.dtype.itemsize), ()) for t in targets] + views
         operands = [Operand(t.dtype, "c") for t in targets] + operands
     nout = len(targets)
-    outputs = [(operands[k], refs[id(leaf(r))]) for k, r in enumerate(roots)] + \
+    outputs = [(operands[k], refs[r]) for k, r in enumerate(tr.key[1])] + \
         [(operands[k], ("idx", 0)) for k in range(len(roots), nout)]
     spec = KernelSpec(
         rank=len(cshape), index="int" if extent <= INT_LIMIT else "long",

@@ -14,9 +14,10 @@ import numpy as np
 from ..dim import Dim
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class Input:
-    """A materialised array view read by a graph."""
+    """A materialised array view read by a graph (treated as immutable; not frozen, as one
+    is made for every array an op reads and a frozen dataclass costs more to build)."""
 
     alloc: Any          # darray.alloc.Allocation
     dim: Dim
@@ -27,7 +28,7 @@ class Input:
         return self.dim.shape
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class Scalar:
     """A Python scalar, passed to the kernel as an argument of ``dtype``."""
 
@@ -40,8 +41,9 @@ class Scalar:
 class Node:
     """``op(args)`` computed in ``dtype`` over the broadcast ``shape`` of the args.
 
-    ``reads`` are the allocations the graph below reads (each once); ``size`` counts nodes
-    (a bound, DAG sharing counted twice). ``value`` is set once the node has been
+    ``reads`` are the allocations the graph below reads (each once) and ``pinned`` their
+    bytes; ``size`` counts nodes (a bound, DAG sharing counted twice). ``used`` is set once
+    another node takes this one as an argument. ``value`` is set once the node has been
     materialised, so later graphs read the result instead of recomputing it.
     """
 
@@ -52,6 +54,8 @@ class Node:
     depth: int = 1
     size: int = 1
     reads: tuple[Any, ...] = ()
+    pinned: int = 0
+    used: bool = False
     value: Input | None = None
 
 
@@ -60,19 +64,27 @@ Term = Union[Input, Scalar, Node]
 
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...]) -> Node:
     """A new node over ``args``, with depth, size and the allocations it reads."""
-    depth, size, reads = 0, 1, ()
+    depth, size, reads, pinned = 0, 1, (), 0
     for a in args:
         if type(a) is Node:
             if a.value is None:
+                a.used = True
                 if a.depth > depth:
                     depth = a.depth
                 size += a.size
-                reads = a.reads if not reads else reads + tuple(r for r in a.reads if r not in reads)
+                if not reads:
+                    reads, pinned = a.reads, a.pinned
+                else:
+                    for r in a.reads:
+                        if r not in reads:
+                            reads += (r,)
+                            pinned += r.nbytes
                 continue
             a = a.value
         if type(a) is Input and a.alloc not in reads:
-            reads = reads + (a.alloc,)
-    return Node(op, args, dtype, shape, depth + 1, size, reads)
+            reads += (a.alloc,)
+            pinned += a.alloc.nbytes
+    return Node(op, args, dtype, shape, depth + 1, size, reads, pinned)
 
 
 def leaf(t: Term) -> Term:

@@ -38,15 +38,17 @@ def common_place(name: str, args: tuple[Any, ...]) -> Place:
     for a in args:
         if isinstance(a, DArray):
             if place is None:
-                place = a.place
-            elif a.place != place:
-                raise ValueError(f"darray {name}: arguments are on different places, {place} and {a.place}; "
+                place = a._place
+            elif a._place is not place and a._place != place:
+                raise ValueError(f"darray {name}: arguments are on different places, {place} and {a._place}; "
                                  "move one with .to()")
     return place if place is not None else current()
 
 
 def as_operands(name: str, args: tuple[Any, ...], place: Place) -> tuple[Any, ...]:
     """DArrays and Python scalars pass; NumPy arrays, NumPy scalars and lists become DArrays on ``place``."""
+    if all([isinstance(a, DArray) or type(a) in PY_SCALARS for a in args]):
+        return args
     out = []
     for a in args:
         if isinstance(a, DArray) or (type(a) in PY_SCALARS):
@@ -62,7 +64,10 @@ def as_operands(name: str, args: tuple[Any, ...], place: Place) -> tuple[Any, ..
 
 
 def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
-    shapes = [a.shape for a in args if isinstance(a, DArray)]
+    """The broadcast shape of the DArray arguments (ValueError naming the op when there is none)."""
+    shapes = [a._dim.shape for a in args if isinstance(a, DArray)]
+    if len(shapes) == 1 or (len(shapes) == 2 and shapes[0] == shapes[1]):
+        return shapes[0]
     try:
         return broadcast_shapes(*shapes) if shapes else ()
     except ValueError as err:

@@ -22,8 +22,9 @@ _WEAK = {int: 0, float: 0.0, complex: 0j}  # Python scalar types -> values resul
 
 
 @lru_cache(maxsize=4096)
-def _resolve(name: str, keys: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
-    """Loop input dtypes and result dtype of op ``name`` for argument dtypes/Python types ``keys``."""
+def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np.dtype, bool]:
+    """Loop input dtypes and result dtype of op ``name`` for argument dtypes/Python types ``keys``,
+    and whether float16 is among them."""
     op = TABLE[name]
     for k in keys:
         if isinstance(k, np.dtype) and k.kind not in op.kinds:
@@ -44,9 +45,7 @@ def _resolve(name: str, keys: tuple[Any, ...], place: Place) -> tuple[tuple[np.d
         if op.types == "round" and dt == _dt.bool_:
             dt = _dt.float16  # numpy.round of bool
         ins, out = (dt,) * op.arity, (_dt.real_dtype(dt) if op.types == "real" else dt)
-    if isinstance(place, CLPlace):
-        ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
-    return ins, out
+    return ins, out, _dt.float16 in ins or out == _dt.float16
 
 
 def _names(keys: tuple[Any, ...]) -> str:
@@ -55,14 +54,17 @@ def _names(keys: tuple[Any, ...]) -> str:
 
 def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
     """Loop input dtypes and the result dtype of ``op`` over ``args`` (cached per dtype signature)."""
-    return _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]), place)
+    ins, out, half = _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]))
+    if half and isinstance(place, CLPlace):
+        ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
+    return ins, out
 
 
 def _term(name: str, a: Any, dtype: np.dtype) -> graph.Term:
     if not isinstance(a, DArray):
         return graph.Scalar(D.scalar_value(name, a, dtype), dtype)
-    t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a.dtype)
-    return t if a.dtype == dtype else graph.node("cast", (t,), dtype, a.shape)
+    t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a._dtype)
+    return t if a._dtype == dtype else graph.node("cast", (t,), dtype, a._dim.shape)
 
 
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
@@ -109,7 +111,7 @@ def _compare_out_of_range(name: str, args: tuple[Any, ...], ins: tuple[np.dtype,
 
 @D.register("elementwise", "cl")
 def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
-    return graph.node(op.name, tuple(_term(op.name, a, d) for a, d in zip(args, ins)), out, shape)
+    return graph.node(op.name, tuple([_term(op.name, a, d) for a, d in zip(args, ins)]), out, shape)
 
 
 @D.register("elementwise", "cpu")
