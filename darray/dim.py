@@ -9,6 +9,8 @@ See also: numpy.ndarray.strides, numpy.lib.stride_tricks.
 """
 from __future__ import annotations
 
+import math
+
 import operator
 from dataclasses import dataclass
 from typing import Any, NoReturn, Sequence
@@ -94,10 +96,7 @@ def _dense(shape: Any, strides: Any) -> bool:
 
 
 def _prod(shape: Sequence[int]) -> int:
-    p = 1
-    for n in shape:
-        p *= n
-    return p
+    return math.prod(shape)
 
 
 def normalize_axis(axis: int, ndim: int, op: str = "") -> int:

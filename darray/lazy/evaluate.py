@@ -5,10 +5,9 @@ A graph whose kernel arguments exceed the device's parameter bytes runs in parts
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import weakref
-from typing import Any, Iterator
+from typing import Any
 
 from .._array import DArray
 from ..alloc import allocate
@@ -28,16 +27,20 @@ _readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> 
 ENABLED = os.environ.get("DARRAY_LAZY") != "0"
 
 
-@contextlib.contextmanager
-def eager() -> Iterator[None]:
-    """Run every op at once inside the block (as ``DARRAY_LAZY=0`` does; process-wide, not per thread)."""
-    global ENABLED
-    old, ENABLED = ENABLED, False
-    try:
-        yield
-    finally:
-        ENABLED = old
+class eager:
+    """``with da.lazy.eager():`` runs every op at once inside the block (as ``DARRAY_LAZY=0``
+    does; process-wide, not per thread). A class, not a generator: it is cheap enough to
+    wrap a single op."""
 
+    __slots__ = ("old",)
+
+    def __enter__(self) -> None:
+        global ENABLED
+        self.old, ENABLED = ENABLED, False
+
+    def __exit__(self, *exc: object) -> None:
+        global ENABLED
+        ENABLED = self.old
 
 
 def record(n: Node, place: Any) -> "DArray":
@@ -111,7 +114,7 @@ def _run(place: Any, members: list["DArray"]) -> None:
     budget, split: several outputs into halves; one output by running its pending arguments first."""
     if not members:
         return
-    targets = [Input(allocate(place, a.size * a.dtype.itemsize), a._dim, a.dtype) for a in members]
+    targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     name = members[0]._node.op if len(members) == 1 else "+".join(a._node.op for a in members)
     if not execute.run([a._node for a in members], targets, place, expr, name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]

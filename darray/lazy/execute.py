@@ -117,14 +117,14 @@ class Prepared:
         self.nbytes = plan.n * sum(op.dtype.itemsize for op in plan.spec.operands if op.pattern != "0")
 
 
-_prepared: dict[tuple, Prepared | None] = {}  # (place, trace key) -> kernel ready to launch, None: over budget
+_prepared: dict[tuple, Prepared | None] = {}  # (place index, trace key, targets) -> kernel ready to launch, None: over budget
 
 
 def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str) -> bool:
     """Compute ``roots[k]`` into ``targets[k]`` (views of one shape) with one kernel. False, with
     nothing launched, when the kernel's arguments exceed the device's budget (the caller splits)."""
     tr = trace(roots)
-    key = (place, tr.key, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
+    key = (place.index, tr.key, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
     p = _prepared.get(key, False)
     if p is False:
         plan = fuse(roots, targets, traced=tr)

@@ -42,7 +42,7 @@ def _pattern(strides: tuple[int, ...], shape: tuple[int, ...]) -> str:
     return "c" if tuple(reversed(expect)) == strides else "s"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Trace:
     """One pass over a graph: its structural ``key`` (ops, dtypes, operand shapes and strides,
     which leaves are the same array: everything a plan depends on but offsets and values),
