@@ -110,8 +110,17 @@ class DArray:
         return np.ndarray(self.shape, self._dtype, buffer=self._alloc.host, offset=self._dim.offset * item,
                           strides=self.strides) if self.size else np.empty(self.shape, self._dtype)
 
-    def get(self) -> np.ndarray:
-        """A NumPy copy of this array (waits only for the work that writes it)."""
+    def get(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A NumPy copy of this array (waits only for the work that writes it).
+
+        ``out``: an existing writable C-contiguous NumPy array of this shape and dtype to copy
+        into and return, as CuPy's ``get(out=)`` (TypeError for another type or dtype,
+        ValueError for another shape or layout).
+        """
+        if out is not None:
+            from ._transfer import get_into
+
+            return get_into(self, out)
         from ._convert import to_numpy
 
         return to_numpy(self)

@@ -1,5 +1,34 @@
-"""Host <-> device copies, all through the scheduler's launch path on the thread's transfer stream."""
+"""Host <-> device copies, all through the scheduler's launch path on the thread's transfer stream.
+
+Host-to-device is one write command. Device-to-host goes one of two ways:
+
+- a **read command** (``clEnqueueReadBuffer``), on any device; PoCL's CPU device runs it as
+  one ``memcpy`` on one thread, as fast as ``np.copyto`` into an existing array;
+- **map + host copy**, on devices whose memory is host memory (``host_unified_memory``: CPU
+  devices, integrated GPUs), for reads of ``MAP_MIN`` bytes or more and for sparse strided
+  views: the buffer span is mapped (zero-copy), copied on the host split over a few threads
+  (``host_copy``), then unmapped. A strided view is copied straight from the mapped span,
+  with no device-side gather and no intermediate host buffer.
+
+Map and unmap both go through ``sched.launch`` as reads of the allocation on this thread's
+transfer stream: the map waits for the last write, and commands launched later that write
+the allocation wait for the unmap, which is enqueued once the host copy is done.
+
+Why the map for large new arrays: NumPy's new arrays of 32 MiB or more are fresh pages
+(page faults during the copy), and PoCL's buffers start 128 bytes into a page while NumPy's
+arrays start 16 bytes in; a copy into fresh pages whose offset in the page differs from the
+source's runs at about 0.6x the speed of one where it matches. The mapped source tells its
+address, so ``download`` places the new array at the same offset modulo the page size; such
+an array is a view of a slightly larger byte buffer (``out.base`` is not None, as for any
+NumPy view).
+"""
 from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyopencl as cl
@@ -7,7 +36,121 @@ import pyopencl as cl
 from . import sched
 from .alloc import Allocation, allocate
 from .dim import Dim
-from .place import CLPlace
+from .place import CLPlace, CPUPlace, runtime
+
+if TYPE_CHECKING:
+    from ._array import DArray
+
+MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
+PARALLEL_MIN = 16 << 20  # bytes: smaller host copies run on the calling thread (they gain nothing from more)
+PAGE = 4096
+MAX_THREADS = 4          # a memcpy is memory-bound: more threads than this gain nothing
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def copy_threads() -> int:
+    """Threads a large host copy is split over (the CPUs this process may run on, at most 4)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, n))
+
+
+def _workers() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = ThreadPoolExecutor(max(1, copy_threads() - 1), thread_name_prefix="darray-copy")
+    return _pool
+
+
+def _split_axis(shape: tuple[int, ...]) -> int | None:
+    """The first axis longer than 1 (None for a single element)."""
+    return next((i for i, n in enumerate(shape) if n > 1), None)
+
+
+def host_copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """``np.copyto(dst, src)`` for arrays of one shape and dtype, split over ``copy_threads()``
+    threads when large: each thread copies (and so page-faults) its own slab of ``dst``.
+
+    Two C-contiguous arrays are copied with the C library's ``memmove`` (non-temporal
+    stores for large copies, which NumPy's copy loop does not use; ctypes releases the GIL).
+    """
+    nbytes = dst.nbytes
+    parts = copy_threads() if nbytes >= PARALLEL_MIN else 1
+    if dst.flags.c_contiguous and src.flags.c_contiguous:
+        d, s = dst.ctypes.data, src.ctypes.data
+        step = -(-nbytes // parts // PAGE) * PAGE
+        cuts = [(lo, min(step, nbytes - lo)) for lo in range(0, nbytes, step)]
+
+        def part(lo: int, n: int) -> None:
+            ctypes.memmove(d + lo, s + lo, n)
+    else:
+        axis = _split_axis(dst.shape)
+        n = dst.shape[axis] if axis is not None else 1
+        step = -(-n // min(parts, n))
+        cuts = [(lo, min(lo + step, n)) for lo in range(0, n, step)]
+        index = (slice(None),) * (axis or 0)
+
+        def part(lo: int, hi: int) -> None:
+            if axis is None:
+                np.copyto(dst, src, casting="no")
+            else:
+                sl = index + (slice(lo, hi),)
+                np.copyto(dst[sl], src[sl], casting="no")
+
+    futures = [_workers().submit(part, *c) for c in cuts[1:]]
+    try:
+        part(*cuts[0])
+    finally:
+        for f in futures:
+            f.result()
+
+
+def aligned_empty(nbytes: int, like: int) -> np.ndarray:
+    """A new 1-D uint8 array of ``nbytes`` whose address equals ``like`` modulo the page size."""
+    raw = np.empty(nbytes + PAGE, np.uint8)
+    off = (like - raw.ctypes.data) % PAGE
+    return raw[off:off + nbytes]
+
+
+def _unified(place: CLPlace) -> bool:
+    return runtime(place).info.host_unified_memory
+
+
+class _Mapped:
+    """``with _Mapped(alloc, place, start, nbytes) as host:`` maps ``nbytes`` of ``alloc`` from
+    byte ``start`` for reading, as a uint8 array, through the scheduler; unmapped on exit."""
+
+    __slots__ = ("alloc", "place", "start", "nbytes", "stream", "host")
+
+    def __init__(self, alloc: Allocation, place: CLPlace, start: int, nbytes: int) -> None:
+        self.alloc, self.place, self.start, self.nbytes = alloc, place, start, nbytes
+        self.stream = sched.transfer_stream(place)
+        self.host: np.ndarray | None = None
+
+    def __enter__(self) -> np.ndarray:
+        alloc = self.alloc
+
+        def enqueue(q: cl.CommandQueue, wf: "list[cl.Event] | None") -> cl.Event:
+            self.host, ev = cl.enqueue_map_buffer(q, alloc.buffer, cl.map_flags.READ, alloc.offset + self.start,
+                                                  (self.nbytes,), np.uint8, wait_for=wf, is_blocking=False)
+            return ev
+
+        entry = sched.launch("device_to_host", enqueue, place=self.place, reads=[alloc], stream=self.stream,
+                             nbytes=self.nbytes)
+        sched.wait(entry, "device_to_host")
+        return self.host  # type: ignore[return-value]
+
+    def __exit__(self, *exc: object) -> None:
+        mapping = self.host.base  # type: ignore[union-attr]
+        self.host = None
+        sched.launch("unmap", lambda q, wf: mapping.release(q, wait_for=wf), place=self.place, reads=[self.alloc],
+                     stream=self.stream, nbytes=self.nbytes)
 
 
 def upload(host: np.ndarray, place: CLPlace) -> Allocation:
@@ -17,36 +160,91 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
     if host.nbytes:
         entry = sched.launch(
             "host_to_device",
-            lambda q, wf: cl.enqueue_copy(q, alloc.buffer, host, dst_offset=alloc.offset, wait_for=wf, is_blocking=False),
+            lambda q, wf: cl.enqueue_copy(q, alloc.buffer, host, dst_offset=alloc.offset, wait_for=wf,
+                                          is_blocking=False),
             place=place, writes=[alloc], stream=sched.transfer_stream(place), nbytes=host.nbytes)
         sched.wait(entry, "host_to_device")
     return alloc
 
 
-def read_bytes(alloc: Allocation, place: CLPlace, start: int, nbytes: int) -> np.ndarray:
-    """``nbytes`` bytes of ``alloc`` from byte ``start``, after its last write completed."""
-    out = np.empty(nbytes, np.uint8)
-    if nbytes:
-        entry = sched.launch(
-            "device_to_host",
-            lambda q, wf: cl.enqueue_copy(q, out, alloc.buffer, src_offset=alloc.offset + start, wait_for=wf,
-                                          is_blocking=False),
-            place=place, reads=[alloc], stream=sched.transfer_stream(place), nbytes=nbytes)
-        sched.wait(entry, "device_to_host")
+def _read_into(dst: np.ndarray, alloc: Allocation, place: CLPlace, start: int) -> None:
+    """Fill the C-contiguous ``dst`` with its size in bytes of ``alloc`` from byte ``start``."""
+    entry = sched.launch(
+        "device_to_host",
+        lambda q, wf: cl.enqueue_copy(q, dst, alloc.buffer, src_offset=alloc.offset + start, wait_for=wf,
+                                      is_blocking=False),
+        place=place, reads=[alloc], stream=sched.transfer_stream(place), nbytes=dst.nbytes)
+    sched.wait(entry, "device_to_host")
+
+
+def _strided(raw: np.ndarray, dim: Dim, dtype: np.dtype, lo: int) -> np.ndarray:
+    """The view ``dim`` of the elements ``[lo, ...)`` held by the uint8 array ``raw``."""
+    item = dtype.itemsize
+    return np.lib.stride_tricks.as_strided(raw[(dim.offset - lo) * item:].view(dtype), dim.shape,
+                                           tuple(s * item for s in dim.strides), writeable=False)
+
+
+def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
+             out: np.ndarray | None = None) -> np.ndarray | None:
+    """The view ``dim`` of ``alloc`` copied into ``out`` (a C-contiguous array of its shape and
+    dtype) or a new NumPy array; None when a device-side gather should run first (a sparse
+    strided view, much larger in span than in size, on a device that cannot map it)."""
+    if dim.size == 0:
+        return np.empty(dim.shape, dtype) if out is None else out
+    lo, hi = dim.span()
+    item = dtype.itemsize
+    contiguous = dim.is_c_contiguous
+    nbytes = dim.size * item
+    sparse = hi - lo > 2 * dim.size
+    if (nbytes >= MAP_MIN or sparse) and _unified(place):
+        with _Mapped(alloc, place, lo * item, (hi - lo) * item) as raw:
+            if out is None:
+                out = (aligned_empty(nbytes, raw.ctypes.data).view(dtype).reshape(dim.shape) if contiguous
+                       else np.empty(dim.shape, dtype))
+            host_copy(out, _strided(raw, dim, dtype, lo))
+        return out
+    if contiguous:
+        if out is None:
+            out = np.empty(dim.shape, dtype)
+        _read_into(out, alloc, place, lo * item)
+        return out
+    if sparse:
+        return None
+    raw = np.empty((hi - lo) * item, np.uint8)
+    _read_into(raw, alloc, place, lo * item)
+    view = _strided(raw, dim, dtype, lo)
+    if out is None:
+        return np.array(view, copy=True)
+    np.copyto(out, view)
     return out
 
 
-def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace) -> np.ndarray | None:
-    """The view ``dim`` of ``alloc`` as a new NumPy array, or None when a device-side gather
-    should run first (a sparse strided view whose span is much larger than its size)."""
-    if dim.size == 0:
-        return np.empty(dim.shape, dtype)
-    lo, hi = dim.span()
-    item = dtype.itemsize
-    if dim.is_c_contiguous:
-        return read_bytes(alloc, place, lo * item, dim.size * item).view(dtype).reshape(dim.shape)
-    if hi - lo > 2 * dim.size:
-        return None
-    raw = read_bytes(alloc, place, lo * item, (hi - lo) * item).view(dtype)
-    view = np.lib.stride_tricks.as_strided(raw[dim.offset - lo:], dim.shape, tuple(s * item for s in dim.strides))
-    return np.array(view, copy=True)
+def check_out(x: "DArray", out: object) -> np.ndarray:
+    """``out`` when it can receive ``x.get(out=out)``: a writable C-contiguous NumPy array of
+    ``x``'s shape and dtype (TypeError for another type or dtype, ValueError otherwise)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"darray get: out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.dtype != x.dtype:
+        raise TypeError(f"darray get: out has dtype {out.dtype} but the array has dtype {x.dtype}")
+    if out.shape != x.shape:
+        raise ValueError(f"darray get: out has shape {out.shape} but the array has shape {x.shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("darray get: out must be C-contiguous")
+    if not out.flags.writeable:
+        raise ValueError("darray get: out is read-only")
+    return out
+
+
+def get_into(x: "DArray", out: object) -> np.ndarray:
+    """``x.get(out=out)``: copy ``x`` into the existing NumPy array ``out`` and return it."""
+    dst = check_out(x, out)
+    alloc = x._data()
+    if isinstance(x._place, CPUPlace):
+        host_copy(dst, x._host_view())
+        return dst
+    if download(alloc, x._dim, x._dtype, x._place, dst) is None:  # sparse view: gather on the device first
+        from ._convert import astype
+
+        packed = astype(x, x._dtype, copy=True)
+        download(packed._data(), packed._dim, packed._dtype, packed._place, dst)
+    return dst
