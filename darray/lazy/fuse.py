@@ -71,7 +71,7 @@ def trace(roots: Sequence[Term]) -> Trace:
         if r is not None:
             return r
         if type(t) is Node:
-            entry: tuple = (t.op, t.dtype, *[visit(a) for a in t.args])
+            entry: tuple = (t.op, t.dtype, *map(visit, t.args))
         elif type(t) is Input:
             d = t.dim
             same = (id(t.alloc), d.offset, d.shape, d.strides)

@@ -32,9 +32,12 @@ def implementation(name: str, place: Place) -> Callable[..., Any]:
     return fn
 
 
-def common_place(name: str, args: tuple[Any, ...]) -> Place:
-    """The place of the DArray arguments (the current place if none); ValueError when they differ."""
+def operands(name: str, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Place]:
+    """The arguments as DArrays or Python scalars (NumPy arrays, NumPy scalars and lists become
+    DArrays) and their place: that of the DArray arguments, else the current one. ValueError
+    naming both places when the DArrays are on different places."""
     place = None
+    plain = True
     for a in args:
         if isinstance(a, DArray):
             if place is None:
@@ -42,25 +45,22 @@ def common_place(name: str, args: tuple[Any, ...]) -> Place:
             elif a._place is not place and a._place != place:
                 raise ValueError(f"darray {name}: arguments are on different places, {place} and {a._place}; "
                                  "move one with .to()")
-    return place if place is not None else current()
+        elif type(a) not in PY_SCALARS:
+            plain = False
+    if place is None:
+        place = current()
+    return (args if plain else tuple([_operand(name, a, place) for a in args])), place
 
 
-def as_operands(name: str, args: tuple[Any, ...], place: Place) -> tuple[Any, ...]:
-    """DArrays and Python scalars pass; NumPy arrays, NumPy scalars and lists become DArrays on ``place``."""
-    if all([isinstance(a, DArray) or type(a) in PY_SCALARS for a in args]):
-        return args
-    out = []
-    for a in args:
-        if isinstance(a, DArray) or (type(a) in PY_SCALARS):
-            out.append(a)
-        elif a is None:
-            raise TypeError(f"darray {name}: None is not an array")
-        else:
-            host = np.asarray(a)
-            if host.dtype == object or host.dtype.kind in "USVMmO":
-                raise TypeError(f"darray {name}: unsupported operand of type {type(a).__name__}")
-            out.append(from_numpy(host, place))
-    return tuple(out)
+def _operand(name: str, a: Any, place: Place) -> Any:
+    if isinstance(a, DArray) or type(a) in PY_SCALARS:
+        return a
+    if a is None:
+        raise TypeError(f"darray {name}: None is not an array")
+    host = np.asarray(a)
+    if host.dtype == object or host.dtype.kind in "USVMmO":
+        raise TypeError(f"darray {name}: unsupported operand of type {type(a).__name__}")
+    return from_numpy(host, place)
 
 
 def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
@@ -89,5 +89,5 @@ def scalar_value(name: str, value: Any, dtype: np.dtype) -> Any:
         raise OverflowError(f"darray {name}: {err}") from None
 
 
-__all__ = ["register", "implementation", "common_place", "as_operands", "shape_of", "device_dtype", "scalar_value",
+__all__ = ["register", "implementation", "operands", "shape_of", "device_dtype", "scalar_value",
            "CPUPlace"]

@@ -64,7 +64,7 @@ def _term(name: str, a: Any, dtype: np.dtype) -> graph.Term:
     if not isinstance(a, DArray):
         return graph.Scalar(D.scalar_value(name, a, dtype), dtype)
     t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a._dtype)
-    return t if a._dtype == dtype else graph.node("cast", (t,), dtype, a._dim.shape)
+    return t if a._dtype is dtype or a._dtype == dtype else graph.node("cast", (t,), dtype, a._dim.shape)
 
 
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
@@ -72,8 +72,7 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     op = TABLE[name]
     if len(args) != op.arity:
         raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
-    place = D.common_place(name, args)
-    args = D.as_operands(name, args, place)
+    args, place = D.operands(name, args)
     ins, out = resolve(op, args, place)
     shape = D.shape_of(name, args)
     if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:

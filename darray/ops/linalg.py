@@ -29,8 +29,8 @@ __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "dot", 
 
 def _operands(name: str, args: tuple[Any, ...]) -> list[DArray]:
     """The arguments as DArrays on one place (ValueError naming both places when they differ)."""
-    place = D.common_place(name, args)
-    return [a if isinstance(a, DArray) else asarray(a, device=place) for a in D.as_operands(name, args, place)]
+    args, place = D.operands(name, args)
+    return [a if isinstance(a, DArray) else asarray(a, device=place) for a in args]
 
 
 def _fmt(shape: tuple[int, ...]) -> str:
