@@ -77,10 +77,12 @@ def host_copy(dst: np.ndarray, src: np.ndarray) -> None:
     """``np.copyto(dst, src)`` for arrays of one shape and dtype, split over ``copy_threads()``
     threads when large: each thread copies (and so page-faults) its own slab of ``dst``.
 
-    Two C-contiguous arrays are copied with the C library's ``memmove`` (non-temporal
-    stores for large copies, which NumPy's copy loop does not use; ctypes releases the GIL).
+    Two C-contiguous arrays are copied with the C library's ``memmove``, as PoCL's read
+    command copies (ctypes releases the GIL during the call).
     """
     nbytes = dst.nbytes
+    if not nbytes:
+        return
     parts = copy_threads() if nbytes >= PARALLEL_MIN else 1
     if dst.flags.c_contiguous and src.flags.c_contiguous:
         d, s = dst.ctypes.data, src.ctypes.data

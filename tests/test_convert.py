@@ -242,3 +242,172 @@ def test_numpy_protocol(any_place):
         assert x.get().tolist() == [0, 7, 2, 3, 4]
         with pytest.raises(ValueError, match="copy"):
             np.asarray(x, dtype=np.float64, copy=False)
+
+
+# -- get(out=) and the host-read paths -----------------------------------------------------
+
+from darray import _transfer  # noqa: E402
+
+
+@pytest.fixture(params=["read", "map"])
+def read_path(request, cl_place, monkeypatch):
+    """Each device-to-host path in turn: read commands, or map + threaded host copy for every
+    size (the thresholds lowered so that small arrays cross the thread split)."""
+    if request.param == "map":
+        if not da.place.runtime(cl_place).info.host_unified_memory:
+            pytest.skip("the device's memory is not host memory: no map path")
+        monkeypatch.setattr(_transfer, "MAP_MIN", 0)
+        monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
+    else:
+        monkeypatch.setattr(_transfer, "MAP_MIN", 1 << 62)
+    return request.param
+
+
+@pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 5), (2, 3, 4), (1, 1, 9), (4097,)], ids=str)
+def test_get_out_round_trip(any_place, dtype, shape):
+    size = int(np.prod(shape))
+    host = np.resize(special_values(dtype), size).reshape(shape)
+    x = da.asarray(host, device=any_place)
+    out = np.empty(shape, dtype)
+    assert x.get(out=out) is out
+    same_bits(out, host)
+    assert x.get(out=None).shape == shape
+
+
+@pytest.mark.parametrize("kind", ["strided", "transposed", "negative"])
+def test_get_out_of_views(any_place, kind):
+    host = np.arange(6 * 10 * 4, dtype=np.int32).reshape(6, 10, 4)
+    want = make_view(host, kind)
+    x = make_view(da.asarray(host, device=any_place), kind)
+    out = np.full(want.shape, -1, np.int32)
+    assert x.get(out=out) is out
+    same_bits(out, want)
+    sparse = da.asarray(np.arange(1000, dtype=np.float32), device=any_place)[3::97]
+    out = np.empty(sparse.shape, np.float32)
+    same_bits(sparse.get(out=out), np.arange(1000, dtype=np.float32)[3::97])
+
+
+def test_get_out_of_pending_graph(any_place):
+    x = da.asarray(np.arange(12, dtype=np.float32).reshape(3, 4), device=any_place)
+    y = x * 2 + 1
+    out = np.empty((3, 4), np.float32)
+    same_bits(y.get(out=out), np.arange(12, dtype=np.float32).reshape(3, 4) * 2 + 1)
+
+
+def test_get_out_errors(any_place):
+    x = da.asarray(np.arange(12, dtype=np.float32).reshape(3, 4), device=any_place)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        x.get(out=[0.0] * 12)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        x.get(out=x)
+    with pytest.raises(TypeError, match="dtype float64"):
+        x.get(out=np.empty((3, 4), np.float64))
+    with pytest.raises(ValueError, match=r"shape \(4, 3\)"):
+        x.get(out=np.empty((4, 3), np.float32))
+    with pytest.raises(ValueError, match=r"shape \(12,\)"):
+        x.get(out=np.empty(12, np.float32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        x.get(out=np.empty((4, 3), np.float32).T)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        x.get(out=np.empty((3, 8), np.float32)[:, ::2])
+    ro = np.empty((3, 4), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        x.get(out=ro)
+    same_bits(x.get(), np.arange(12, dtype=np.float32).reshape(3, 4))  # nothing left broken
+
+
+def test_read_paths_large_and_strided(read_path, cl_place):
+    n = (1 << 20) + 37  # odd length: the thread split's last part is short
+    host = np.random.default_rng(7).standard_normal(n).astype(np.float32)
+    x = da.asarray(host, device=cl_place)
+    same_bits(x.get(), host)
+    out = np.empty(n, np.float32)
+    same_bits(x.get(out=out), host)
+    same_bits(np.asarray(x), host)
+    same_bits(x[5:-3].get(), host[5:-3])  # offset into the buffer
+    m = da.asarray(host[: 1000 * 1000].reshape(1000, 1000), device=cl_place)
+    want = host[: 1000 * 1000].reshape(1000, 1000)
+    for key in [np.s_[::2, 1::3], np.s_[::-1], np.s_[:, ::-7], np.s_[7:9, :], np.s_[::333, ::250], np.s_[:1, ::2]]:
+        same_bits(m[key].get(), want[key])
+        out = np.empty(want[key].shape, np.float32)
+        same_bits(m[key].get(out=out), want[key])
+    same_bits(m.T.get(), want.T)
+    same_bits(m.astype(np.complex128)[::3, 1::2].get(), want.astype(np.complex128)[::3, 1::2])
+
+
+def test_read_path_orders_with_writes(read_path, cl_place):
+    """A write after a host read waits for it (the unmap of the map path), and a read waits for writes."""
+    s = da.stream()
+    x = da.zeros((1 << 16) + 3, dtype=np.int32, device=cl_place)
+    for i in range(5):
+        with s:
+            x[:] = i
+            x[::2] += 1
+        want = np.full(x.shape, i, np.int32)
+        want[::2] += 1
+        same_bits(x.get(), want)
+        same_bits(x[1::2].get(), want[1::2])
+    s.synchronize()
+
+
+def test_read_path_without_map(cl_place, monkeypatch):
+    """Devices whose memory is not host memory: sparse views are gathered on the device first."""
+    monkeypatch.setattr(_transfer, "_unified", lambda place: False)
+    host = np.arange(5000, dtype=np.int64)
+    x = da.asarray(host, device=cl_place)
+    same_bits(x[::101].get(), host[::101])
+    out = np.empty(len(host[::101]), np.int64)
+    same_bits(x[::101].get(out=out), host[::101])
+    same_bits(x[::2].get(), host[::2])
+
+
+def test_new_array_is_page_aligned_with_the_source(cl_place, monkeypatch):
+    if not da.place.runtime(cl_place).info.host_unified_memory:
+        pytest.skip("no map path")
+    monkeypatch.setattr(_transfer, "MAP_MIN", 0)
+    x = da.asarray(np.arange(3000, dtype=np.float64), device=cl_place)
+    seen = []
+    real = _transfer.aligned_empty
+
+    def spy(nbytes: int, like: int) -> np.ndarray:
+        out = real(nbytes, like)
+        seen.append((out.ctypes.data - like) % _transfer.PAGE)
+        return out
+
+    monkeypatch.setattr(_transfer, "aligned_empty", spy)
+    got = x.get()
+    same_bits(got, np.arange(3000, dtype=np.float64))
+    assert seen == [0] and got.flags.c_contiguous and got.flags.writeable
+
+
+@pytest.mark.parametrize("nbytes", [1, 8, 4095, 4096, 10_000])
+def test_aligned_empty(nbytes):
+    for like in (0, 16, 128, 4095, 123_456_789):
+        a = _transfer.aligned_empty(nbytes, like)
+        assert a.nbytes == nbytes and a.dtype == np.uint8 and (a.ctypes.data - like) % _transfer.PAGE == 0
+
+
+@pytest.mark.parametrize("shape, key", [((5,), ...), (((1 << 16) + 5,), ...), ((300, 7), np.s_[:, ::2]),
+                                        ((1, 1, 70_001), ...), ((2, 50_000), np.s_[::-1, 3:]), ((), ...),
+                                        ((0, 3), ...)], ids=str)
+def test_host_copy_splits(monkeypatch, shape, key):
+    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
+    src = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)[key]
+    dst = np.empty(src.shape, src.dtype)
+    _transfer.host_copy(dst, src)
+    same_bits(dst, src)
+
+
+def test_get_from_threads(cl_place, monkeypatch):
+    """Host reads from several threads at once share the copy workers."""
+    import concurrent.futures
+
+    monkeypatch.setattr(_transfer, "MAP_MIN", 0)
+    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
+    host = np.arange(100_000, dtype=np.int32)
+    x = da.asarray(host, device=cl_place)
+    with concurrent.futures.ThreadPoolExecutor(4) as ex:
+        for i, got in enumerate(ex.map(lambda i: x[i:].get(), range(16))):
+            same_bits(got, host[i:])
