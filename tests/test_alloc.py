@@ -231,6 +231,133 @@ def test_threads_allocate_and_free_at_once(cl_place):
     assert da.full((3,), 5, device=cl_place).get().tolist() == [5.0, 5.0, 5.0]
 
 
+# -- the per-size stacks of freed blocks ----------------------------------------------------
+
+
+class _FakeStream:
+    """Stands in for a sched.Stream in a pending entry: an id and how many commands completed."""
+
+    def __init__(self, sid: int, done: int) -> None:
+        self.id, self.done = sid, done
+
+
+def test_stack_reuse_is_lifo_and_leaves_the_free_lists_alone(fresh_pool):
+    a, b, c = (fresh_pool.allocate(3000) for _ in range(3))  # one 3072-byte class
+    where = {id(x): (x.buffer.int_ptr, x.offset) for x in (a, b, c)}
+    wa, wb, wc = where[id(a)], where[id(b)], where[id(c)]
+    free_lists = list(fresh_pool.free_small)
+    del a, c, b  # stack: a, c, b (b on top)
+    assert [(blk.buffer.int_ptr, blk.offset) for blk in fresh_pool.cached[3072]] == [wa, wc, wb]
+    assert fresh_pool.free_small == free_lists  # nothing merged or listed
+    s0 = fresh_pool.stats()
+    got = [fresh_pool.allocate(n) for n in (2561, 3000, 3072)]  # all round to 3072
+    assert [(x.buffer.int_ptr, x.offset) for x in got] == [wb, wc, wa]
+    s1 = fresh_pool.stats()
+    assert s1["cache_hits"] - s0["cache_hits"] == 3 and s1["device_allocations"] == s0["device_allocations"]
+    assert s1["in_use_bytes"] == 3 * 3072 and fresh_pool.cached[3072] == []
+    other = fresh_pool.allocate(4000)  # another class: not served from the 3072 stack
+    assert (other.buffer.int_ptr, other.offset) not in {wa, wb, wc}
+
+
+def test_stacked_blocks_merge_before_the_pool_grows(fresh_pool):
+    small = [fresh_pool.allocate(64 * KiB) for _ in range(32)]  # exactly one 2 MiB segment
+    assert fresh_pool.stats()["device_allocations"] == 1
+    del small  # 32 stacked blocks of 64 KiB, not merged
+    assert len(fresh_pool.cached[64 * KiB]) == 32 and not fresh_pool.free_small
+    half = fresh_pool.allocate(MiB)  # no stack of its class, no free block: merge, then it fits
+    assert fresh_pool.stats()["device_allocations"] == 1 and half.offset == 0
+    assert not fresh_pool.cached and [b.size for _, b in fresh_pool.free_small] == [MiB]
+    del half
+    fresh_pool.empty_cache()  # stacked blocks are merged and released too
+    s = fresh_pool.stats()
+    assert s["reserved_bytes"] == 0 and s["segments"] == 0 and not fresh_pool.cached
+
+
+def test_unsplit_large_block_is_stacked_under_its_request(fresh_pool):
+    a = fresh_pool.allocate(4 * MiB)
+    del a
+    fresh_pool.empty_cache()
+    b = fresh_pool.allocate(3 * MiB + 512 * KiB)  # a 4 MiB segment; the 512 KiB rest is not split off
+    s = fresh_pool.stats()
+    assert s["in_use_bytes"] == 4 * MiB and s["reserved_bytes"] == 4 * MiB
+    where = (b.buffer.int_ptr, b.offset)
+    del b
+    assert fresh_pool.stats()["in_use_bytes"] == 0
+    c = fresh_pool.allocate(3 * MiB + 512 * KiB)  # same request: straight from its stack
+    assert (c.buffer.int_ptr, c.offset) == where and fresh_pool.stats()["in_use_bytes"] == 4 * MiB
+
+
+def test_pending_entries_travel_through_the_stack(fresh_pool):
+    busy, idle = _FakeStream(7, done=3), _FakeStream(8, done=10)
+    a = fresh_pool.allocate(1000)
+    a.reads = {7: (busy, 5, "read-event"), 8: (idle, 9, "done-event")}
+    a.write = (busy, 4, "write-event")
+    del a
+    b = fresh_pool.allocate(1000)
+    assert b.reads == {7: (busy, 5, "read-event")}  # the later entry of stream 7; stream 8's is complete
+    b.reads, b.write = {}, (busy, 6, "write-event-2")
+    del b
+    c = fresh_pool.allocate(1000)
+    assert c.reads == {7: (busy, 6, "write-event-2")}
+    c.reads = {}
+
+
+def test_frees_while_the_lock_is_taken_are_deferred(fresh_pool):
+    a, b = fresh_pool.allocate(1000), fresh_pool.allocate(1000)
+    wa = (a.buffer.int_ptr, a.offset)
+    with fresh_pool.lock:  # another thread, or a nested call, holds the pool
+        del a
+        assert len(fresh_pool.deferred) == 1 and fresh_pool.in_use == 2048
+    assert fresh_pool.stats()["in_use_bytes"] == 1024 and not fresh_pool.deferred  # drained
+    c = fresh_pool.allocate(1000)
+    assert (c.buffer.int_ptr, c.offset) == wa
+    with fresh_pool.lock:
+        del b
+    d = fresh_pool.allocate(1000)  # drains first, then takes b's block from the stack
+    s = fresh_pool.stats()
+    assert s["frees"] == 2 and s["in_use_bytes"] == 2048 and not fresh_pool.deferred
+    del c, d
+
+
+def test_threads_never_share_a_block(fresh_pool):
+    """Threads allocating and freeing the same classes at once: no block is handed out twice."""
+    live: dict[tuple[int, int], int] = {}
+    live_lock = threading.Lock()
+    errors: list[str] = []
+    start = threading.Barrier(6)
+
+    def work(tid: int) -> None:
+        try:
+            start.wait(30)
+            for it in range(400):
+                held = [fresh_pool.allocate(n) for n in (512, 3000, 70_000, (1 + (it + tid) % 4) * 512)]
+                with live_lock:
+                    for x in held:
+                        key = (x.buffer.int_ptr, x.offset)
+                        if key in live:
+                            errors.append(f"thread {tid}: block {key} also held by thread {live[key]}")
+                        live[key] = tid
+                with live_lock:
+                    for x in held:
+                        del live[(x.buffer.int_ptr, x.offset)]
+                del held, x
+        except Exception as err:  # reported below
+            errors.append(f"thread {tid}: {type(err).__name__}: {err}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors[:5]
+    s = fresh_pool.stats()
+    assert s["in_use_bytes"] == 0 and s["allocations"] == 6 * 400 * 4 and s["frees"] == s["allocations"]
+    assert s["cache_hits"] + s["device_allocations"] == s["allocations"]
+    grown = s["device_allocations"]
+    assert fresh_pool.allocate(MiB).nbytes == MiB  # everything merges back: an existing segment fits it
+    assert fresh_pool.stats()["device_allocations"] == grown
+
+
 # -- out of memory (subprocesses: the limit is read when a place's pool is created) ------------
 
 OOM_SCRIPT = """
