@@ -68,6 +68,15 @@ def _workers() -> ThreadPoolExecutor:
     return _pool
 
 
+def _forget_workers() -> None:
+    global _pool
+    _pool = None  # a forked child has none of the parent's threads
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_workers)
+
+
 def _split_axis(shape: tuple[int, ...]) -> int | None:
     """The first axis longer than 1 (None for a single element)."""
     return next((i for i, n in enumerate(shape) if n > 1), None)

@@ -1,7 +1,9 @@
 """Conversions: NumPy -> darray -> NumPy round trips, astype, copy, to(), asarray copy semantics."""
 from __future__ import annotations
 
+import os
 import re
+import signal
 
 import numpy as np
 import pytest
@@ -264,7 +266,7 @@ def read_path(request, cl_place, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
-@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 5), (2, 3, 4), (1, 1, 9), (4097,)], ids=str)
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 5), (2, 3, 4), (1, 1, 9), (4097,), (0,), (3, 0)], ids=str)
 def test_get_out_round_trip(any_place, dtype, shape):
     size = int(np.prod(shape))
     host = np.resize(special_values(dtype), size).reshape(shape)
@@ -411,3 +413,23 @@ def test_get_from_threads(cl_place, monkeypatch):
     with concurrent.futures.ThreadPoolExecutor(4) as ex:
         for i, got in enumerate(ex.map(lambda i: x[i:].get(), range(16))):
             same_bits(got, host[i:])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_host_copy_threads_after_fork(monkeypatch):
+    """A forked child gets new copy workers (the parent's threads do not exist there)."""
+    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
+    src = np.arange(100_000, dtype=np.int64)
+    dst = np.empty_like(src)
+    _transfer.host_copy(dst, src)  # the parent's workers exist now
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        signal.alarm(20)
+        try:
+            out = np.empty_like(src)
+            _transfer.host_copy(out, src)
+            os._exit(0 if np.array_equal(out, src) else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
