@@ -110,8 +110,8 @@ CELLS = [("sum", "float32"), ("sum", "int16"), ("prod", "float32"), ("max", "flo
 @given(data=st.data())
 def test_matches_numpy(op, dtype, data):
     """Every basic reduction over random shapes (0-d, empty), views, axes and keepdims.
-    Shapes stay under 32 elements per output, so one pass suffices (chunked and combine passes
-    are tested on long inputs below)."""
+    Shapes stay under 32 elements per output, so one work-item per output suffices (partial
+    results are tested on long inputs below)."""
     dtype = np.dtype(dtype)
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3), label="shape")
     x = data.draw(hnp.arrays(dtype, shape, elements=_values(dtype)), label="x")
@@ -252,8 +252,9 @@ def test_nan_inf_small(dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @given(data=st.data())
 def test_nan_and_ties_across_chunks(dtype, data):
-    """Long inputs reduce in chunks and a combine pass: NaN still propagates, argmax/argmin return
-    the first NaN, else the first of tied extremes, wherever they fall."""
+    """Long inputs reduce in chunks whose partial results are folded again (by the last chunk of
+    an output on CPU devices): NaN still propagates, argmax/argmin return the first NaN, else
+    the first of tied extremes, wherever they fall."""
     n = 70_000
     x = np.zeros(n, dtype)
     picks = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True), label="positions")
@@ -269,7 +270,7 @@ def test_nan_and_ties_across_chunks(dtype, data):
     for op in ("argmax", "argmin", "max"):
         _same_or_raises(op, x2d, x2, axis=1)
         _same_or_raises(op, x2d.T, x2.T, axis=0)
-        _same_or_raises(op, x2d, x2, axis=0)  # kept axis innermost: the "columns" pass
+        _same_or_raises(op, x2d, x2, axis=0)  # kept axis innermost: the column kernel
 
 
 def test_argmax_ties_first_index():
@@ -391,10 +392,10 @@ KEPT_INNER = [("sum", "int32"), ("sum", "float32"), ("max", "float32"), ("argmin
 @pytest.mark.parametrize("op, dtype", KEPT_INNER, ids=[f"{o}-{d}" for o, d in KEPT_INNER])
 @given(data=st.data())
 def test_kept_axis_innermost(op, dtype, data):
-    """Reductions that keep the innermost memory axis (``sum(x, axis=0)``) run a "columns" first
-    pass on CPU devices (a work-item streams its rows of a stripe of outputs, float8 at a time
-    where it can, then the rest): output counts that are and are not multiples of 8, strided and
-    reversed views (per-element coordinates)."""
+    """Reductions that keep the innermost memory axis (``sum(x, axis=0)``) run the column kernel
+    on CPU devices (a task streams blocks of rows of a stripe of outputs, float8 at a time where
+    it can, then the rest): output counts that are and are not multiples of 8, strided and
+    reversed views (row and column offsets from coordinates)."""
     dtype = np.dtype(dtype)
     inner = data.draw(st.integers(16, 40), label="inner")
     outer = data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=2), label="outer")
@@ -414,8 +415,8 @@ def test_kept_axis_innermost(op, dtype, data):
 
 @pytest.mark.lazy_only
 def test_kept_axis_innermost_long():
-    """A long reduced axis with the kept axis innermost: chunks of rows, then a combine pass over
-    the [P, M] partials; rows wider than one stripe (8192 outputs)."""
+    """A long reduced axis with the kept axis innermost: bands of rows whose [P, M] partials the
+    last band folds; rows wider than one stripe (4096 outputs)."""
     rng = np.random.default_rng(8)
     w = rng.integers(-9, 9, (40, 8192 + 37)).astype(np.float32)
     for op in ("sum", "max", "argmin"):
@@ -430,6 +431,66 @@ def test_kept_axis_innermost_long():
     assert np.max(np.abs(got - ref) / np.abs(f).sum(axis=0, dtype=np.float64)) < 1e-6
     assert_same(da.mean(da.asarray(f)[:, ::2], axis=0), f[:, ::2].mean(axis=0), rtol=1e-5, atol=1e-6)
     assert_same(da.var(da.asarray(f), axis=0), f.var(axis=0), rtol=1e-5, atol=1e-6)  # (x - mean)**2 fused
+
+
+def _launch_names(fn):
+    """Names of what ``fn`` launches (a stream's one-time scratch fill left out)."""
+    with da.profile() as p:
+        fn().eval()
+        da.synchronize()
+    return [rec.name for rec in p.launches if rec.name != "reduce_scratch"]
+
+
+@pytest.mark.lazy_only
+def test_one_launch_on_cpu():
+    """On CPU devices every reduction is one launch: row kernels whose last chunk of an output
+    folds the partials, column kernels whose last band folds a stripe. The counters are zero
+    again after each launch, so reductions of other shapes and ops in a row stay right, and
+    the scratch grows when an op needs more counters or partials."""
+    place = da.place.current()
+    if getattr(place, "index", None) is None or da.place.get_device_properties(place.index)["type"] != "CPU":
+        pytest.skip("one-launch plans are the CPU device form")
+    rng = np.random.default_rng(12)
+    cases = [(rng.standard_normal(300_000).astype(np.float32), None),
+             (rng.standard_normal((3, 70_000)).astype(np.float32), 1),
+             (rng.standard_normal((2000, 70)).astype(np.float32), 0),
+             (rng.integers(-9, 9, (5000, 4100)).astype(np.int8), 1),  # 5000 counters: the scratch grows
+             (rng.integers(-9, 9, (9000, 40)).astype(np.int64), 0)]
+    for _ in range(2):
+        for x, axis in cases:
+            xd = da.asarray(x)
+            for op in ("sum", "argmax", "min", "mean"):
+                assert _launch_names(lambda: getattr(da, op)(xd, axis=axis)) == [op], (op, x.shape, axis)
+                _same_or_raises(op, xd, x, {"rtol": 1e-5, "atol": 1e-5} if op == "mean" else None, axis=axis)
+
+
+@pytest.mark.lazy_only
+def test_column_kernel_arg_blocks():
+    """argmax/argmin/max/min over axis 0 of a tall matrix: float8 blocks of rows, the scalar tail
+    columns, several bands; the first NaN, else the first of tied extremes, wherever they fall
+    (inside a block, on block and band edges)."""
+    rng = np.random.default_rng(13)
+    x = rng.integers(-3, 4, (5003, 37 + 64)).astype(np.float32)
+    x[[0, 7, 8, 2047, 2048, 5002], 5] = 9  # ties across blocks and bands: the first wins
+    x[[9, 4000], 70] = np.nan
+    x[[16, 17], 99] = -9
+    x[3001, 99] = np.nan
+    x[:, 40] = -np.inf
+    xd = da.asarray(x)
+    for op in ("argmax", "argmin", "max", "min"):
+        _same_or_raises(op, xd, x, axis=0)
+        _same_or_raises(op, xd[1:], x[1:], axis=0)
+
+
+@pytest.mark.lazy_only
+def test_column_sum_accuracy():
+    """A tall float32 axis-0 sum is blocked (rows, then blocks, then bands): no worse than NumPy's."""
+    rng = np.random.default_rng(14)
+    x = (rng.random((200_000, 24)) + 100).astype(np.float32)
+    ref = x.sum(axis=0, dtype=np.float64)
+    err = np.max(np.abs(da.sum(da.asarray(x), axis=0).get() - ref) / ref)
+    np_err = np.max(np.abs(x.sum(axis=0) - ref) / ref)
+    assert err <= max(np_err, 1e-6), (err, np_err)
 
 
 @pytest.mark.lazy_only
@@ -517,8 +578,8 @@ def test_methods():
 # -- fusion -------------------------------------------------------------------------------------
 
 def _reading_launches(p, name, nbytes):
-    """Launches of ``name`` that read at least ``nbytes`` (the pass over the big input; a long
-    reduction may add 'combine' passes of the same name over its small partial results)."""
+    """Launches of ``name`` that read at least ``nbytes`` (the pass over the big input; on GPUs a
+    long reduction adds 'combine' passes of the same name over its small partial results)."""
     return [rec for rec in p.launches if rec.name == name and rec.nbytes >= nbytes]
 
 
@@ -526,7 +587,7 @@ def _reading_launches(p, name, nbytes):
 def test_fusion_one_launch():
     """A pending elementwise chain runs inside the reduction: no elementwise launch, and exactly
     one pass over the inputs. Small inputs (fewer than 32 elements per output) need exactly one
-    launch in all; large ones add combine passes, which each read less than the input."""
+    launch in all; large ones may add combine passes (GPUs), which each read less than the input."""
     rng = np.random.default_rng(2)
     a_n, b_n = rng.random(20).astype(np.float32), rng.random(20).astype(np.float32)
     x_n = rng.random((6, 20)).astype(np.float32)

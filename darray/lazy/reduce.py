@@ -1,22 +1,30 @@
 """Plan and launch reductions over a fused elementwise term (no temporary for the chain).
 
-Outputs ``M`` (product of kept axes) values, each folding ``K`` elements (product of the
-reduced axes). When ``M`` alone gives too little parallelism, or ``K`` is long, a pass
-writes ``P`` partial results per output (at most ``MAX_CHUNK`` elements each) and the
-partials are reduced again by ``combine`` passes, which split only to keep chunks at most
-``MAX_CHUNK`` long (so up to ``MAX_CHUNK`` partials per output take one more pass).
-Launches are named after the op (``mean`` for a mean), in every pass. On CPU devices a
-reduction whose kept axes are innermost in memory (``sum(x, axis=0)``) starts with a
-``columns`` pass (see ``reduce_render._render_columns``) with about four work-items per compute
-unit; its partial results are laid out ``[P, M]``.
+Outputs ``M`` values (product of the kept axes), each folding ``K`` elements (product of the
+reduced axes). Launches are named after the op (``mean`` for a mean).
+
+CPU devices ("chunked"): one launch per reduction. A row kernel gives each of ``P`` work-items
+per output a contiguous run of at most ``MAX_CHUNK`` elements (enough work-items to fill the
+device); with ``P > 1`` the last work-item of each output folds the partials (stage ``rows``).
+When the kept axes are innermost in memory (``sum(x, axis=0)``), a column kernel streams whole
+rows instead (stage ``columns``: about ``TASKS`` tasks per compute unit, bands of at most
+``MAX_BAND`` rows). Both keep their
+partial results and counters in a per-stream scratch allocation (see :func:`_scratch`).
+
+Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
+``combine`` passes fold them (splitting only to keep chunks at most ``MAX_CHUNK`` long).
 """
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Sequence
 
 import numpy as np
+import pyopencl as cl
 
+from .. import sched
 from ..alloc import allocate
 from ..dim import Dim
 from ..place import CLPlace, runtime
@@ -26,9 +34,13 @@ from .reduce_render import COLUMNS
 from .spec import Reduction
 
 MIN_CHUNK = 16
-MIN_COLUMNS = 16  # a "columns" first pass needs at least this many outputs
+MIN_COLUMNS = 16  # a column kernel needs at least this many outputs
+MIN_BAND = 32     # and bands of at least this many rows
+MAX_BAND = 2048   # at most this many (float sums: a band folds MAX_BAND / ROWS blocks serially)
 MAX_CHUNK = 4096
+TASKS = 4         # column tasks per compute unit
 _INT64 = np.dtype(np.int64)
+_INT32 = np.dtype(np.int32)
 
 
 def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
@@ -42,14 +54,14 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
 
 
 def _chunked(place: CLPlace) -> bool:
-    """Chunked kernels (a contiguous run per work-item) on CPU devices; interleaved on others.
+    """Chunked one-launch kernels on CPU devices; interleaved passes on others.
     (Tests patch this to run the GPU form on a CPU device.)"""
     return runtime(place).info.type == "CPU"
 
 
 def _columns_first(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
     """Whether the inputs' innermost axis in memory (smallest non-zero stride) is a kept axis:
-    then a "columns" first pass reads neighbouring outputs together instead of walking columns."""
+    then a column kernel reads neighbouring outputs together instead of walking columns."""
     if m < MIN_COLUMNS or not axes:
         return False
     best: tuple[int, int] | None = None
@@ -62,7 +74,59 @@ def _columns_first(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[in
 
 
 def _target(place: CLPlace, count: int, dtype: np.dtype) -> Input:
-    return Input(allocate(place, count * dtype.itemsize), Dim.contiguous((count,)), dtype)
+    return Input(allocate(place, count * dtype.itemsize), Dim.trusted((count,)), dtype)
+
+
+@dataclass
+class _Space:
+    """A stream's scratch: ``counters`` zeroed int32 counters, then room for partial results;
+    ``views`` caches the scratch targets by layout."""
+
+    alloc: Any
+    counters: int
+    nbytes: int
+    views: dict = field(default_factory=dict)
+
+
+_spaces: "weakref.WeakKeyDictionary[sched.Stream, _Space]" = weakref.WeakKeyDictionary()
+_ALIGN = 64
+
+
+def _up(n: int) -> int:
+    return -(-n // _ALIGN) * _ALIGN
+
+
+def _scratch(place: CLPlace, counters: int, partials: int, acc: np.dtype, arg: bool) -> list[Input]:
+    """Scratch outputs of a one-launch kernel: partial values, partial indices (arg reductions)
+    and ``counters`` int32 counters, in the current stream's scratch allocation.
+
+    Kernels of one stream run in order and each leaves its counters at zero, so the stream's
+    scratch is reused without a fill; it is zero-filled (on the stream) only when it grows."""
+    stream = sched.current_stream(place)
+    space = _spaces.get(stream)
+    key = (counters, partials, acc, arg)
+    if space is not None and key in space.views:
+        return space.views[key]
+    vbytes, ibytes = _up(partials * acc.itemsize), partials * 8 if arg else 0
+    old_c, old_b = (space.counters, space.nbytes) if space else (0, 0)
+    if space is None or counters > old_c or old_b < _up(4 * old_c) + vbytes + ibytes:
+        ncount = max(old_c, 4096) if counters <= old_c else max(counters, 2 * old_c)
+        cbytes = _up(4 * ncount)
+        nbytes = max(cbytes + vbytes + ibytes, 1 << 16, 2 * old_b)
+        alloc = allocate(place, nbytes)
+        sched.launch("reduce_scratch", lambda q, wf: cl.enqueue_fill_buffer(
+            q, alloc.buffer, np.zeros(1, np.uint32), alloc.offset, cbytes, wait_for=wf),
+            place=place, writes=[alloc], stream=stream, nbytes=cbytes)
+        space = _spaces[stream] = _Space(alloc, ncount, nbytes)
+    base = _up(4 * space.counters)
+    out = [Input(space.alloc, Dim.contiguous((partials,), base // acc.itemsize), acc)]
+    if arg:
+        out.append(Input(space.alloc, Dim.contiguous((partials,), (base + vbytes) // 8), _INT64))
+    out.append(Input(space.alloc, Dim.trusted((counters,)), _INT32))
+    if len(space.views) >= 64:
+        space.views.clear()
+    space.views[key] = out
+    return out
 
 
 def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
@@ -74,22 +138,40 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
-    chunked = _chunked(place)
-    if chunked and stage == "first" and _columns_first(roots, shape, axes, m):
-        stage, blocks, perm = "columns", -(-m // COLUMNS), tuple(sorted(axes)) + kept
-        parts = max(1, min(-(-4 * runtime(place).info.compute_units // blocks), k // MIN_CHUNK))
-    else:
-        blocks, perm = m, kept + tuple(axes)
-        parts = partitions(place, m, k, stage)
+    name = "mean" if divisor is not None else op
+    if stage == "first" and _chunked(place):
+        return _one_launch(roots, shape, axes, kept, m, k, op, acc, out, place, expr, divisor)
+    parts = partitions(place, m, k, stage)
     last = parts == 1
-    red = Reduction(op, acc, stage, divisor is not None and last, chunked)
+    red = Reduction(op, acc, stage, divisor is not None and last, False)
     count = m * parts
     targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
-    plan = fuse.fuse(list(roots), targets, shape=shape, perm=perm, reduce=red)
-    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=blocks * parts,
-                   extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    plan = fuse.fuse(list(roots), targets, shape=shape, perm=kept + tuple(axes), reduce=red)
+    execute.launch(plan, place, expr, name, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     if last:
         return targets[-1].alloc
-    grid = Dim.contiguous((m, parts)) if stage != "columns" else Dim.contiguous((parts, m)).transpose((1, 0))
-    partial = [Input(t.alloc, grid, t.dtype) for t in targets]
+    partial = [Input(t.alloc, Dim.contiguous((m, parts)), t.dtype) for t in targets]
     return reduce(partial, (m, parts), (1,), op, acc, out, place, expr, divisor=divisor, stage="combine")
+
+
+def _one_launch(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], kept: tuple[int, ...],
+                m: int, k: int, op: str, acc: np.dtype, out: np.dtype, place: CLPlace, expr: Any,
+                divisor: int | None) -> Any:
+    """The CPU plan: one column kernel, or one row kernel (finishing its partials itself when P > 1)."""
+    arg = op in ("argmax", "argmin")
+    info = runtime(place).info
+    if _columns_first(roots, shape, axes, m):
+        stripes = -(-m // COLUMNS)
+        parts = max(1, min(max(-(-TASKS * info.compute_units // stripes), -(-k // MAX_BAND)), k // MIN_BAND))
+        stage, perm, counters = "columns", tuple(sorted(axes)) + kept, stripes
+        work = stripes * parts * execute.LOCAL.get(info.type, 64)  # one task per work-group
+    else:
+        parts = partitions(place, m, k)
+        stage, perm, counters, work = ("first" if parts == 1 else "rows"), kept + tuple(axes), m, m * parts
+    results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
+    scratch = _scratch(place, counters, m * parts, acc, arg) if stage != "first" else []
+    red = Reduction(op, acc, stage, divisor is not None, True)
+    plan = fuse.fuse(list(roots), results + scratch, shape=shape, perm=perm, reduce=red)
+    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=work,
+                   extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    return results[-1].alloc

@@ -1,8 +1,20 @@
-"""Render a reduction :class:`KernelSpec`: work-item ``p`` folds elements ``k = part, part + P, ...``
-of output ``j = p / P`` (interleaved, so neighbouring work-items read neighbouring memory),
-evaluating the fused elementwise body at ``g = j * K + k`` for each.
+"""Render a reduction :class:`KernelSpec` (the plans are in ``darray/lazy/reduce.py``).
+
+Row kernels (stages ``first``, ``combine``, ``rows``): work-item ``p`` folds part ``p % P``
+of output ``j = p / P``, evaluating the fused elementwise body at ``g = j * K + k``. GPU
+devices interleave (``k = part, part + P, ...``, neighbouring work-items read neighbouring
+memory); CPU devices ("chunked") give each work-item a contiguous run folded in ``LANES``
+lanes. Column kernels (stage ``columns``, CPU): see :func:`_render_columns`.
+
+Outputs: the results (values; for argmax/argmin also int64 indices). Stages ``rows`` and
+``columns`` finish in the same launch: they also get scratch outputs (partial values, partial
+indices for arg reductions, and int32 counters that are zero before and after every launch);
+each task writes its partial result, and the last of an output's (or stripe's) tasks, found
+by an atomic counter, folds the partials into the result and resets the counter.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
@@ -13,6 +25,12 @@ from .spec import Instr, KernelSpec
 REDUCE_NAME = "reduce"
 COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
            "all": "logical_and"}
+LANES = 8    # independent accumulators per chunked work-item (one float8 where the body vectorises)
+BLOCK = 16   # float sums: terms per lane summed into a fresh block accumulator before joining acc
+COLUMNS = 4096  # widest stripe of a column task (its partial results stay in L1/L2)
+ROWS = 8     # column kernels: rows folded in registers before joining the stripe's partials
+_FLOAT32 = np.dtype(np.float32)
+Element = Callable[[int, str, str], list[str]]
 
 
 def identity(op: str, dt: np.dtype) -> str:
@@ -50,7 +68,18 @@ def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> st
             f"({nan_v} || {cmp} || ({eq} && {vi} < {best}))))")
 
 
-LANES = 8
+_VECTOR_STEP = {"max": "select({1}, {0}, ({0} > {1}) | ({0} != {0}))",
+                "min": "select({1}, {0}, ({0} < {1}) | ({0} != {0}))"}
+
+
+def _step(spec: KernelSpec, expr: ExprFn, a: str, b: str, vector: bool = False) -> str:
+    """C expression folding ``b`` into ``a`` (scalars, or float8 if ``vector``: NaN-propagating
+    max/min as one ``select``, as PoCL calls ``isnan`` on vectors out of line)."""
+    red = spec.reduce
+    assert red is not None
+    if vector and red.op in _VECTOR_STEP:
+        return _VECTOR_STEP[red.op].format(a, f"({b})")
+    return expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (a, f"({b})"))
 
 
 def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, into: str = "acc",
@@ -65,9 +94,55 @@ def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, 
         take = _arg_take(red.op, red.acc, "v_", "vi_", a, bi)
         return [f"{{ const {acc_t} v_ = {value}; const long vi_ = {vi};",
                 f"  if ({take}) {{ {a} = v_; {bi} = vi_; }} }}"]
-    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (a, f"({value})"))
-    return [f"{a} = {step};"]
+    return [f"{a} = {_step(spec, expr, a, value)};"]
 
+
+def _indent(block: list[str], depth: int = 1) -> list[str]:
+    return ["    " * depth + line for line in block]
+
+
+def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...]) -> bool:
+    """Whether a chunked float32 ``ops`` reduction reads only contiguous or single-element inputs
+    through ops with float8 templates (``expr.vector_ops``), so blocks of ``LANES`` elements
+    load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
+    red = spec.reduce
+    assert red is not None
+    vops = getattr(expr, "vector_ops", frozenset())
+    dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
+        | set(spec.scalars) | {red.acc}
+    return (red.chunked and red.op in ops and dts == {_FLOAT32} and COMBINE.get(red.op, "add") in vops
+            and all(i.op in vops for i in spec.body) and all(o.pattern in "c0" for o in spec.inputs))
+
+
+def _final(spec: KernelSpec, value: str, best: str, at: str) -> list[str]:
+    """Store a finished fold (divided by ``count`` for a mean) as result ``at``."""
+    red = spec.reduce
+    assert red is not None
+    final = f"({value} / count)" if red.mean else value
+    lines = [f"out0[out0_o + {at}] = {cast(red.acc, spec.outputs[0][0].dtype, final)};"]
+    return lines + ([f"out1[out1_o + {at}] = {best};"] if red.arg else [])
+
+
+def _scratch(spec: KernelSpec) -> list[str]:
+    """Pointers to the scratch outputs of a one-launch kernel: ``part``, ``part_i``, ``done``."""
+    red = spec.reduce
+    assert red is not None
+    v, last = 1 + red.arg, len(spec.outputs) - 1
+    lines = [f"    __global {ctype(red.acc)}* part = out{v} + out{v}_o;"]
+    if red.arg:
+        lines.append(f"    __global long* part_i = out{v + 1} + out{v + 1}_o;")
+    return lines + [f"    __global int* done = out{last} + out{last}_o;"]
+
+
+def _last(counter: str) -> list[str]:
+    """Publish this task's partials; only the last task of ``counter`` goes on (and resets it)."""
+    return ["    mem_fence(CLK_GLOBAL_MEM_FENCE);",
+            f"    if (atomic_inc(done + {counter}) != P - 1) return;",
+            "    mem_fence(CLK_GLOBAL_MEM_FENCE);",
+            f"    done[{counter}] = 0;"]
+
+
+# -- row kernels ---------------------------------------------------------------------------------
 
 def _drop_coordinates(spec: KernelSpec, body: list[str]) -> list[str]:
     """``value_lines`` without its coordinate lines (``r = g``, ``c_d = r % d_d``, ``c0 = r``):
@@ -85,203 +160,273 @@ def _advance(rank: int) -> str:
     return code
 
 
-_FLOAT32 = np.dtype(np.float32)
+def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None) -> list[str]:
+    """Fold ``k`` over ``[k, k1)`` into lanes ``acc0..acc7`` (declared by the caller):
+    ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or blocked
+    scalar lanes for float sums, or plain lanes; then the tail in lane 0.
 
-
-def _vector(spec: KernelSpec, expr: ExprFn) -> bool:
-    """Whether a chunked float32 sum/prod reads only contiguous or single-element inputs
-    through ops with float8 templates (``expr.vector_ops``): then blocks of ``LANES`` elements
-    load, compute and fold as float8 (the lanes are its components). Not double8 (see
-    ``render.vector_width``; max/min templates with NaN tests measured slower as float8)."""
-    red = spec.reduce
-    assert red is not None
-    ops = getattr(expr, "vector_ops", frozenset())
-    dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
-    return (red.chunked and red.op in ("sum", "prod") and dts == {_FLOAT32}
-            and COMBINE[red.op] in ops and all(i.op in ops for i in spec.body)
-            and all(o.pattern in "c0" for o in spec.inputs))
-
-
-def _vector_element(spec: KernelSpec, expr: ExprFn, g: str, into: str) -> list[str]:
-    """Fold the float8 of elements ``g .. g + LANES - 1`` into the float8 ``into``."""
-    red = spec.reduce
-    assert red is not None
-    vt = f"{ctype(red.acc)}{LANES}"
-    lines = ["{", f"    const {spec.index} g = {g};", *vector_values(spec, expr, vt, "    ")]
-    step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (into, vector_ref(spec.outputs[0][1], vt)))
-    lines += [f"    {into} = {step};", "}"]
-    return lines
-
-
-BLOCK = 16  # float sums: terms per lane summed into a fresh block accumulator before joining acc
-
-
-def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
-    """OpenCL source for a reduction ``spec`` (see the module docstring).
-
-    Chunked kernels unroll the loop over ``LANES`` independent accumulators, so float folds
-    stay vectorisable. Float sums are blocked like NumPy's pairwise sum: each lane sums
-    ``BLOCK`` terms into a block accumulator, which is then added to the lane's total (so a
-    chunk of ``MAX_CHUNK`` elements costs at most ``BLOCK + MAX_CHUNK / (LANES * BLOCK)``
-    rounding steps per lane, not ``MAX_CHUNK / LANES``); then lanes, then partials.
-    Interleaved (GPU) kernels block the same way over their strided run.
+    Float sums are blocked like NumPy's pairwise sum: each lane sums ``BLOCK`` terms into a block
+    accumulator, which is then added to the lane's total (so a chunk of 4096 elements costs at
+    most ``BLOCK + 4096 / (LANES * BLOCK)`` rounding steps per lane), then lanes join as a tree.
     """
     red = spec.reduce
     assert red is not None
-    if red.stage == "columns":
-        return _render_columns(spec, expr)
-    acc_t, idx = ctype(red.acc), spec.index
+    acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
+    lines = []
+    if vector is not None:  # float8 loads and accumulator; its components are the lanes
+        vt = f"{acc_t}{LANES}"
+        lines += [f"{vt} acc_v = ({vt})({zero});",
+                  f"for (; k + {LANES} <= k1;) {{",
+                  f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);",
+                  f"    {vt} b_v = ({vt})({zero});",
+                  f"    for (; k + {LANES} <= kb; k += {LANES}) {{", *_indent(vector, 2), "    }",
+                  f"    acc_v = {_step(spec, expr, 'acc_v', 'b_v')};", "}"]
+        lines += [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
+    elif red.op == "sum" and red.acc.kind in "fc":
+        lines += [f"for (; k + {LANES} <= k1;) {{", f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);"]
+        lines += [f"    {acc_t} b{lane} = {zero};" for lane in range(LANES)]
+        lines.append(f"    for (; k + {LANES} <= kb; k += {LANES}) {{")
+        for lane in range(LANES):
+            lines += _indent(element(lane, f" + {lane}" if lane else "", "b"), 2)
+        lines.append("    }")
+        for lane in range(LANES):
+            lines += _indent(_fold(spec, expr, lane, f"b{lane}", ""))
+        lines.append("}")
+    else:
+        lines.append(f"for (; k + {LANES} <= k1; k += {LANES}) {{")
+        for lane in range(LANES):
+            lines += _indent(element(lane, f" + {lane}" if lane else "", "acc"))
+        lines.append("}")
+    lines.append("for (; k < k1; k++) {")
+    lines += _indent(element(0, "", "acc"))
+    lines.append("}")
+    return lines
+
+
+def _join(spec: KernelSpec, expr: ExprFn, lanes: int) -> list[str]:
+    """Join lanes ``acc0..`` into ``acc0`` as a tree: (0+1)+(2+3)..."""
+    lines, step = [], 1
+    while step < lanes:
+        for lane in range(0, lanes, 2 * step):
+            lines += _fold(spec, expr, lane, f"acc{lane + step}", f"best{lane + step}")
+        step *= 2
+    return lines
+
+
+def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
+    """OpenCL source for a reduction ``spec`` (see the module docstring)."""
+    assert spec.reduce is not None
+    return (_render_columns if spec.reduce.stage == "columns" else _render_rows)(spec, expr) + "\n"
+
+
+def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
+    red = spec.reduce
+    assert red is not None
+    acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
     lanes = LANES if red.chunked else 1
-    blocked = red.op == "sum" and red.acc.kind in "fc"
-    zero = identity(red.op, red.acc)
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
               "    if (p >= M * P) return;", f"    const {idx} j = p / P;"]
-    for lane in range(lanes):
-        lines.append(f"    {acc_t} acc{lane} = {zero};")
-        if red.arg:
-            lines.append(f"    long best{lane} = -1;")
+
+    def reset() -> list[str]:
+        return [f"{acc_t} acc{lane} = {zero};" + (f" long best{lane} = -1;" if red.arg else "")
+                for lane in range(lanes)]
+
+    lines += _indent(reset())
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
-
     odometer = red.chunked and spec.strided
 
-    def element(lane: int, offset: str, into: str = "acc") -> list[str]:
+    def element(lane: int, offset: str, into: str) -> list[str]:
         body, dtypes = value_lines(spec, expr, pad="    ")
         if odometer:
             body = _drop_coordinates(spec, body)
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
-        return ["    {", f"    const {idx} g = j * K + k{offset};", *body,
-                *("    " + line for line in _fold(spec, expr, lane, value, vi, into)),
-                *(["    " + _advance(spec.rank)] if odometer else []), "    }"]
-
-    def indent(block: list[str], depth: int = 1) -> list[str]:
-        return ["    " * depth + line for line in block]
+        return ["{", f"    const {idx} g = j * K + k{offset};", *body,
+                *_indent(_fold(spec, expr, lane, value, vi, into)),
+                *(["    " + _advance(spec.rank)] if odometer else []), "}"]
 
     if red.chunked:
         lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
         lines.append(f"    {idx} k = k0;")
         if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
-            coords = ", ".join(f"c{d}" for d in range(spec.rank))
-            lines.append(f"    {idx} {coords};")
+            lines.append(f"    {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
             lines.append(f"    {{ {idx} r = j * K + k0;")
             lines += [f"      c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
             lines.append("      c0 = r; }")
-        if _vector(spec, expr):  # float8 loads and accumulator; its components are the lanes
+        vector = None
+        if _vectorisable(spec, expr, ("sum", "prod")):
             vt = f"{acc_t}{LANES}"
-            step = expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), ("acc_v", "b_v"))
-            lines.append(f"    {vt} acc_v = ({vt})({zero});")
-            lines.append(f"    for (; k + {lanes} <= k1;) {{")
-            lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
-            lines.append(f"        {vt} b_v = ({vt})({zero});")
-            lines.append(f"        for (; k + {lanes} <= kb; k += {lanes}) {{")
-            lines += indent(_vector_element(spec, expr, "j * K + k", "b_v"), 3)
-            lines.append("        }")
-            lines.append(f"        acc_v = {step};")
-            lines.append("    }")
-            lines += [f"    acc{lane} = acc_v.s{lane};" for lane in range(lanes)]
-        elif blocked:
-            lines.append(f"    for (; k + {lanes} <= k1;) {{")
-            lines.append(f"        const {idx} kb = min(k + {lanes * BLOCK}, k1);")
-            lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
-            lines.append(f"        for (; k + {lanes} <= kb; k += {lanes}) {{")
-            for lane in range(lanes):
-                lines += indent(element(lane, f" + {lane}" if lane else "", "b"), 2)
-            lines.append("        }")
-            for lane in range(lanes):
-                lines += indent(_fold(spec, expr, lane, f"b{lane}", ""), 2)
-            lines.append("    }")
-        else:
-            lines.append(f"    for (; k + {lanes} <= k1; k += {lanes}) {{")
-            for lane in range(lanes):
-                lines += indent(element(lane, f" + {lane}" if lane else ""))
-            lines.append("    }")
-        lines.append("    for (; k < k1; k++) {")
-        lines += indent(element(0, ""))
-        lines.append("    }")
-    elif blocked:
+            vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, expr, vt, "    "),
+                      f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
+        lines += _indent(_lanes(spec, expr, element, vector))
+    elif red.op == "sum" and red.acc.kind in "fc":  # interleaved, blocked over the strided run
         lines.append(f"    for ({idx} k = p - j * P; k < K;) {{")
         lines.append(f"        {acc_t} b0 = {zero};")
         lines.append(f"        for (int i = 0; i < {BLOCK * LANES} && k < K; i++, k += P) {{")
-        lines += indent(element(0, "", "b"), 2)
+        lines += _indent(element(0, "", "b"), 2)
         lines.append("        }")
-        lines += indent(_fold(spec, expr, 0, "b0", ""), 2)
+        lines += _indent(_fold(spec, expr, 0, "b0", ""), 2)
         lines.append("    }")
     else:
         lines.append(f"    for ({idx} k = p - j * P; k < K; k += P) {{")
-        lines += indent(element(0, ""))
+        lines += _indent(element(0, "", "acc"), 2)
         lines.append("    }")
-    step = 1
-    while step < lanes:  # join the lanes as a tree: (0+1)+(2+3)...
-        for lane in range(0, lanes, 2 * step):
-            lines += indent(_fold(spec, expr, lane, f"acc{lane + step}", f"best{lane + step}"))
-        step *= 2
-    final = "(acc0 / count)" if red.mean else "acc0"
-    out = spec.outputs[0][0]
-    lines.append(f"    out0[out0_o + p] = {cast(red.acc, out.dtype, final)};")
-    if red.arg:
-        lines.append("    out1[out1_o + p] = best0;")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines += _indent(_join(spec, expr, lanes))
+    if red.stage != "rows":
+        lines += _indent(_final(spec, "acc0", "best0", "p"))
+        return "\n".join(lines + ["}"])
+    # one launch: publish the partial; the output's last work-item folds its P partials
+    lines += _scratch(spec) + ["    part[p] = acc0;"] + (["    part_i[p] = best0;"] if red.arg else [])
+    lines += _last("j")
+
+    def partial(lane: int, offset: str, into: str) -> list[str]:
+        return _fold(spec, expr, lane, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
+
+    finish = [*reset(), f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, expr, partial),
+              *_join(spec, expr, lanes), *_final(spec, "acc0", "best0", "j")]
+    return "\n".join(lines + ["    {", *_indent(finish, 2), "    }", "}"])
 
 
-COLUMNS = 8192  # widest stripe of a "columns" work-item (32 KiB of float32 partial results)
+# -- column kernels ------------------------------------------------------------------------------
+
+def _offsets(spec: KernelSpec, at: str, name: str) -> list[str]:
+    """``name.format(i=i)``: the element offset (less ``in<i>_o``) of flat index ``at`` in each
+    strided input ``i``, from its coordinates (a division per dimension)."""
+    strided = [i for i, op in enumerate(spec.inputs) if op.pattern == "s"]
+    if not strided:
+        return []
+    idx = spec.index
+    names = [name.format(i=i) for i in strided]
+    lines = [f"{idx} {', '.join(f'{o} = 0' for o in names)};", f"{{ {idx} q_ = {at};"]
+    for d in range(spec.rank - 1, 0, -1):
+        adds = " ".join(f"{o} += e_ * in{i}_s{d};" for o, i in zip(names, strided))
+        lines.append(f"  {{ const {idx} e_ = q_ % d{d}; q_ /= d{d}; {adds} }}")
+    lines.append("  " + " ".join(f"{o} += q_ * in{i}_s0;" for o, i in zip(names, strided)) + " }")
+    return lines
+
+
+def _values_at(spec: KernelSpec, expr: ExprFn, row: str) -> tuple[list[str], str]:
+    """Scalar loads and SSA body at ``g`` for a column kernel (strided inputs at ``ro<row>_<i> +
+    co<i>``: the row's offset plus the column's); returns the lines and the reduced value."""
+    red = spec.reduce
+    assert red is not None
+    index = {"c": "in{i}_o + g", "0": "in{i}_o", "s": "in{i}_o + ro" + row + "_{i} + co{i}"}
+    lines = [f"const {ctype(op.dtype)} v{i} = in{i}[{index[op.pattern].format(i=i)}];"
+             for i, op in enumerate(spec.inputs)]
+    dtypes = {("in", i): op.dtype for i, op in enumerate(spec.inputs)}
+    dtypes.update({("sc", i): dt for i, dt in enumerate(spec.scalars)})
+    for i, ins in enumerate(spec.body):
+        arg_dts = tuple(dtypes[a] for a in ins.args)
+        names = tuple(ref_name(a) for a in ins.args)
+        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
+        lines.append(f"const {ctype(ins.dtype)} t{i} = {code};")
+        dtypes[("t", i)] = ins.dtype
+    ref = spec.outputs[0][1]
+    return lines, cast(dtypes[ref], red.acc, ref_name(ref))
 
 
 def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
-    """A first-stage kernel for reductions whose kept axes are innermost in memory (``sum(x,
+    """A one-launch kernel for reductions whose kept axes are innermost in memory (``sum(x,
     axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
-    so element (k, j) is ``g = k * M + j``. Work-item ``p`` owns the stripe of outputs
-    ``j0 = (p / P) * COLUMNS`` .. ``j0 + COLUMNS`` (all of a row when ``M <= COLUMNS``) and
-    chunk ``p % P`` of ``K``: it streams its rows and folds each element into its partial result
-    ``out[part * M + j]``, which stay in cache (layout ``[P, M]``, unlike the row kernel's
-    ``[M, P]``; float32 sums and products fold float8 at a time). The reduce planner picks a
-    small ``P`` (the device's compute units), so the combine pass over ``P`` is short. Each
-    partial sums its column serially, as NumPy's own axis-0 sum does."""
+    so element (k, j) is ``g = k * M + j``. The ``M`` outputs split into ``B`` stripes of at most
+    ``COLUMNS`` and the ``K`` rows into ``P`` bands; task ``(b, band)`` is one work-group (its
+    first work-item; the launch has ``B * P`` groups, so all compute units stream rows). A task
+    folds blocks of ``ROWS`` rows in registers, 8 columns at a time as float8 where the body
+    vectorises, and joins each block into its stripe's partial results ``part[band * M + j]``;
+    the last band of a stripe then folds the ``P`` partials in order. A float sum is thus
+    blocked (``ROWS`` rows, then blocks, then bands), not a serial loop over all rows. Scalar
+    arg reductions fold row by row into the partials."""
     red = spec.reduce
     assert red is not None
-    acc_t, idx = ctype(red.acc), spec.index
-    assert spec.outputs[0][0].dtype == red.acc, "the partial results are folded in place"
+    acc_t, idx, zero, arg = ctype(red.acc), spec.index, identity(red.op, red.acc), red.arg
     value_ref = spec.outputs[0][1]
+    vt = f"{acc_t}{LANES}"
+    vector = _vectorisable(spec, expr, ("sum", "prod", "max", "min") + (("argmax", "argmin") if idx == "int" else ()))
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
-    lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
-              f"    const {idx} B = (M + {COLUMNS - 1}) / {COLUMNS};", "    if (p >= B * P) return;",
-              f"    const {idx} b = p / P, part = p - b * P, j0 = b * {COLUMNS}, cw = min(({idx}){COLUMNS}, M - j0);",
-              f"    const {idx} C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K);",
-              f"    __global {acc_t}* acc = out0 + out0_o + part * M + j0;"]
-    if red.arg:
-        lines.append("    __global long* best = out1 + out1_o + part * M + j0;")
-    init = f"acc[c] = {identity(red.op, red.acc)};" + (" best[c] = -1;" if red.arg else "")
-    lines.append(f"    for ({idx} c = 0; c < cw; c++) {{ {init} }}")
-    if spec.strided:
-        lines.append(f"    {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
-    lines.append(f"    for ({idx} k = k0; k < k1; k++) {{")
-    if spec.strided:  # coordinates of (k, j0) once per row, then stepped per column
-        lines.append(f"        {{ {idx} r = k * M + j0;")
-        lines += [f"          c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
-        lines.append("          c0 = r; }")
-    lines.append(f"        {idx} c = 0;")
-    if _vector(spec, expr):
-        vt = f"{acc_t}{LANES}"
-        lines.append(f"        for (; c + {LANES} <= cw; c += {LANES}) {{")
-        lines.append(f"            {vt} part_v = *(__global {vt}_u*)(acc + c);")
-        lines += ["            " + x for x in _vector_element(spec, expr, "k * M + j0 + c", "part_v")]
-        lines.append(f"            *(__global {vt}_u*)(acc + c) = part_v;")
-        lines.append("        }")
-    lines.append("        for (; c < cw; c++) {")
-    body, dtypes = value_lines(spec, expr, pad="")
-    if spec.strided:
-        body = _drop_coordinates(spec, body)
-    value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
-    lines.append(f"            const {idx} g = k * M + j0 + c;")
-    lines += ["            " + x for x in body]
-    lines += ["            " + x for x in _fold(spec, expr, "", value, "k", "acc[c]", "best[c]")]
-    if spec.strided:
-        lines.append("            " + _advance(spec.rank))
-    lines.append("        }")
-    lines.append("    }")
-    if red.mean:
-        lines.append(f"    for ({idx} c = 0; c < cw; c++) acc[c] = acc[c] / count;")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines += ["    if (get_local_id(0) != 0) return;  /* one task per work-group */",
+              f"    const {idx} t = get_group_id(0), M = K ? n / K : 0, B = (M + {COLUMNS - 1}) / {COLUMNS};",
+              "    if (t >= B * P) return;",
+              f"    const {idx} W = ((M + B - 1) / B + 7) / 8 * 8, b = t / P, band = t - b * P;",
+              f"    const {idx} j0 = b * W, cw = min(W, M - j0);",
+              f"    const {idx} C = (K + P - 1) / P, k0 = band * C, k1 = min(k0 + C, K);",
+              *_scratch(spec),
+              f"    __global {acc_t}* acc = part + band * M + j0;"]
+    if arg:
+        lines.append("    __global long* best = part_i + band * M + j0;")
+    lines.append(f"    for ({idx} c = 0; c < cw; c++) {{ acc[c] = {zero};{' best[c] = -1;' if arg else ''} }}")
+
+    def row(r: int, vector: bool) -> list[str]:
+        """Row ``k + r`` at column ``c``: the body's value as ``x_`` (float8 at c..c+7 if ``vector``)."""
+        if vector:
+            body, value = vector_values(spec, expr, vt, ""), vector_ref(value_ref, vt)
+        else:
+            body, value = _values_at(spec, expr, str(r))
+        return [f"const {idx} g = (k + {r}) * M + j0 + c;", *body,
+                f"const {vt if vector else acc_t} x_ = {value};"]
+
+    def vector_block(rows: int) -> list[str]:
+        """Columns c..c+7 of ``rows`` rows folded in float8 registers, then joined into ``acc``."""
+        out = [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});"]
+        if not arg:
+            for r in range(rows):
+                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, expr, 's', 'x_', True)};", "    }"]
+            out += [f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);", f"    const {vt} p_ = *a_;",
+                    f"    *a_ = {_step(spec, expr, 'p_', 's', True)};", "}"]
+            return out
+        # argmax/argmin: later rows win only if strictly better or the first NaN (ties keep the first)
+
+        def take(v: str, a: str) -> str:
+            return f"(({v} {'>' if red.op == 'argmax' else '<'} {a}) | (({v} != {v}) & ({a} == {a})))"
+
+        out.append(f"    int{LANES} si = (int{LANES})(-1);")
+        for r in range(rows):
+            out += ["    {", *_indent(row(r, True), 2)]
+            out += [f"        s = x_; si = (int{LANES})(k);"] if r == 0 else [
+                f"        const int{LANES} t_ = {take('x_', 's')};",
+                f"        s = select(s, x_, t_); si = select(si, (int{LANES})(k + {r}), t_);"]
+            out.append("    }")
+        out += [f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);", f"    const {vt} p_ = *a_;",
+                f"    const int{LANES} t_ = k == k0 ? (int{LANES})(-1) : {take('s', 'p_')};",  # a band's first block
+                "    *a_ = select(p_, s, t_);",
+                *[f"    if (t_.s{lane}) best[c + {lane}] = si.s{lane};" for lane in range(LANES)], "}"]
+        return out
+
+    def block(rows: int) -> list[str]:
+        """Fold rows ``k .. k + rows - 1`` of the stripe into ``acc`` (and ``best``)."""
+        out = [line for r in range(rows) for line in _offsets(spec, f"(k + {r}) * M", f"ro{r}_{{i}}")]
+        out.append(f"{idx} c = 0;")
+        if vector:
+            out += vector_block(rows)
+        out += ["for (; c < cw; c++) {", *_indent(_offsets(spec, "j0 + c", "co{i}"))]
+        if rows == 1:  # straight into the partials
+            out += ["    {", *_indent(row(0, False), 2),
+                    *_indent(_fold(spec, expr, "", "x_", "(long)k", "acc[c]", "best[c]"), 2), "    }", "}"]
+            return out
+        out.append(f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""))
+        for r in range(rows):
+            out += ["    {", *_indent(row(r, False), 2),
+                    *_indent(_fold(spec, expr, "", "x_", f"(long)(k + {r})", "s", "si"), 2), "    }"]
+        return out + [*_indent(_fold(spec, expr, "", "s", "si", "acc[c]", "best[c]")), "}"]
+
+    lines.append(f"    {idx} k = k0;")
+    if vector or not arg:
+        lines += [f"    for (; k + {ROWS} <= k1; k += {ROWS}) {{", *_indent(block(ROWS), 2), "    }"]
+    lines += ["    for (; k < k1; k++) {", *_indent(block(1), 2), "    }"]
+    # the last band of stripe b folds the P partials of each of its columns
+    lines += _last("b")
+    finish = [f"__global const {acc_t}* pv = part + j0;"] + (["__global const long* pi = part_i + j0;"] if arg else [])
+    finish.append(f"{idx} c = 0;")
+    if vector and not arg:
+        final = "(s / count)" if red.mean else "s"
+        finish += [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
+                   f"    for ({idx} q = 0; q < P; q++) {{",
+                   f"        const {vt} p_ = *(__global const {vt}_u*)(pv + q * M + c);",
+                   f"        s = {_step(spec, expr, 's', 'p_', True)};", "    }",
+                   f"    *(__global {vt}_u*)(out0 + out0_o + j0 + c) = {final};", "}"]
+    finish += ["for (; c < cw; c++) {", f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""),
+               f"    for ({idx} q = 0; q < P; q++) {{",
+               *_indent(_fold(spec, expr, "", "pv[q * M + c]", "pi[q * M + c]", "s", "si"), 2), "    }",
+               *_indent(_final(spec, "s", "si", "j0 + c")), "}"]
+    return "\n".join(lines + ["    {", *_indent(finish, 2), "    }", "}"])

@@ -8,6 +8,7 @@ Results stay on the device; full reductions are 0-d.
 """
 from __future__ import annotations
 
+from math import prod as _prod
 from typing import Any
 
 import numpy as np
@@ -61,8 +62,8 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     out_dt = _dtypes(op, x.dtype, dtype)
     kept = tuple(n for a, n in enumerate(x.shape) if a not in axes)
     shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else kept
-    k = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    m = int(np.prod(kept, dtype=np.int64))
+    k = _prod(x.shape[a] for a in axes)
+    m = _prod(kept)
     if k == 0 and op not in _EMPTY:  # NumPy: an empty reduced axis raises, even for an empty output
         what = f"attempt to get {op} of an empty sequence" if op.startswith("arg") else \
             f"zero-size array to reduction operation {_NAMES.get(op, op)} which has no identity"
@@ -88,7 +89,7 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     red = "sum" if op == "mean" else op
     alloc = _device_reduce([term], x.shape, axes, red, acc, D.device_dtype(out_dt, x.place), x.place, expr,
                            divisor=k if op == "mean" else None)
-    return DArray(alloc, Dim.contiguous(shape), D.device_dtype(out_dt, x.place), x.place)
+    return DArray(alloc, Dim.trusted(shape), D.device_dtype(out_dt, x.place), x.place)
 
 
 def _make(op: str, doc: str) -> Any:
