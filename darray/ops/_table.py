@@ -49,7 +49,7 @@ class Op:
     aliases: tuple[str, ...] = field(default=())
 
 
-_TRIG = {"sin", "cos", "tan"}  # through elementwise.h's trig_* (PoCL's float8 forms need a fix)
+_TRIG = {"sin", "cos", "tan"}  # through elementwise.h's trig_* (own float/float8 code, faster than PoCL's)
 
 
 def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str, ...] = ()) -> Op:
