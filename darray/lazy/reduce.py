@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import prod
 from typing import Any, Sequence
 
@@ -56,6 +57,11 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
 def _chunked(place: CLPlace) -> bool:
     """Chunked one-launch kernels on CPU devices; interleaved passes on others.
     (Tests patch this to run the GPU form on a CPU device.)"""
+    return _is_cpu(place)
+
+
+@lru_cache(maxsize=None)
+def _is_cpu(place: CLPlace) -> bool:
     return runtime(place).info.type == "CPU"
 
 
@@ -154,23 +160,29 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     return reduce(partial, (m, parts), (1,), op, acc, out, place, expr, divisor=divisor, stage="combine")
 
 
+@lru_cache(maxsize=1024)
+def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ...], axes: tuple[int, ...],
+              op: str, acc: np.dtype, mean: bool) -> tuple[tuple[int, ...], int, int, int, Reduction]:
+    """(perm, parts, counters, work, Reduction) of a CPU reduction (see the module docstring)."""
+    info = runtime(place).info
+    if columns:
+        stripes = -(-m // COLUMNS)
+        parts = max(1, min(max(-(-TASKS * info.compute_units // stripes), -(-k // MAX_BAND)), k // MIN_BAND))
+        work = stripes * parts * execute.LOCAL.get(info.type, 64)  # one task per work-group
+        return tuple(sorted(axes)) + kept, parts, stripes, work, Reduction(op, acc, "columns", mean, True)
+    parts = partitions(place, m, k)
+    return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)
+
+
 def _one_launch(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], kept: tuple[int, ...],
                 m: int, k: int, op: str, acc: np.dtype, out: np.dtype, place: CLPlace, expr: Any,
                 divisor: int | None) -> Any:
     """The CPU plan: one column kernel, or one row kernel (finishing its partials itself when P > 1)."""
     arg = op in ("argmax", "argmin")
-    info = runtime(place).info
-    if _columns_first(roots, shape, axes, m):
-        stripes = -(-m // COLUMNS)
-        parts = max(1, min(max(-(-TASKS * info.compute_units // stripes), -(-k // MAX_BAND)), k // MIN_BAND))
-        stage, perm, counters = "columns", tuple(sorted(axes)) + kept, stripes
-        work = stripes * parts * execute.LOCAL.get(info.type, 64)  # one task per work-group
-    else:
-        parts = partitions(place, m, k)
-        stage, perm, counters, work = ("first" if parts == 1 else "rows"), kept + tuple(axes), m, m * parts
+    perm, parts, counters, work, red = _cpu_plan(place, m, k, _columns_first(roots, shape, axes, m), kept,
+                                                 tuple(axes), op, acc, divisor is not None)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
-    scratch = _scratch(place, counters, m * parts, acc, arg) if stage != "first" else []
-    red = Reduction(op, acc, stage, divisor is not None, True)
+    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage != "first" else []
     plan = fuse.fuse(list(roots), results + scratch, shape=shape, perm=perm, reduce=red)
     execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=work,
                    extra=(k, parts) + ((float(divisor),) if red.mean else ()))

@@ -102,15 +102,15 @@ def _indent(block: list[str], depth: int = 1) -> list[str]:
 
 
 def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...]) -> bool:
-    """Whether a chunked float32 ``ops`` reduction reads only contiguous or single-element inputs
-    through ops with float8 templates (``expr.vector_ops``), so blocks of ``LANES`` elements
-    load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
+    """Whether a chunked float32 reduction (one of ``ops``) reads only contiguous or single-element
+    inputs through ops with float8 templates (``expr.vector_ops``), so blocks of ``LANES``
+    elements load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
     red = spec.reduce
     assert red is not None
     vops = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
-    return (red.chunked and red.op in ops and dts == {_FLOAT32} and COMBINE.get(red.op, "add") in vops
+    return (red.chunked and red.op in ops and dts == {_FLOAT32} and (red.arg or COMBINE[red.op] in vops)
             and all(i.op in vops for i in spec.body) and all(o.pattern in "c0" for o in spec.inputs))
 
 
@@ -220,6 +220,7 @@ def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
 
 
 def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
+    """A row kernel (see the module docstring); stage ``rows`` finishes its outputs itself."""
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
