@@ -4,8 +4,9 @@ Outputs ``M`` values (product of the kept axes), each folding ``K`` elements (pr
 reduced axes). Launches are named after the op (``mean`` for a mean).
 
 CPU devices ("chunked"): one launch per reduction. A row kernel gives each of ``P`` work-items
-per output a contiguous run of at most ``MAX_CHUNK`` elements (enough work-items to fill the
-device); with ``P > 1`` the last work-item of each output folds the partials (stage ``rows``).
+per output a contiguous run of at most ``CPU_CHUNK`` elements (about ``CPU_ITEMS`` work-items
+per compute unit: few partials, so few atomic counter updates); with ``P > 1`` the last
+work-item of each output folds the partials (stage ``rows``).
 When the kept axes are innermost in memory (``sum(x, axis=0)``), a column kernel streams whole
 rows instead (stage ``columns``: about ``TASKS`` tasks per compute unit, bands of at most
 ``MAX_BAND`` rows). Both keep their
@@ -39,17 +40,21 @@ MIN_COLUMNS = 16  # a column kernel needs at least this many outputs
 MIN_BAND = 32     # and bands of at least this many rows
 MAX_BAND = 2048   # at most this many (float sums: a band folds MAX_BAND / ROWS blocks serially)
 MAX_CHUNK = 4096
+CPU_CHUNK = 65536  # float sums fold such a chunk in three levels of blocks (see reduce_render._lanes)
+CPU_ITEMS = 64
 TASKS = 4         # column tasks per compute unit
 _INT64 = np.dtype(np.int64)
 _INT32 = np.dtype(np.int32)
 
 
 def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
-    """Partial results per output: chunks of at most MAX_CHUNK and (first stage) enough work-items
-    to fill the device; every chunk at least MIN_CHUNK long."""
-    parts = -(-k // MAX_CHUNK)
+    """Partial results per output: chunks of at most MAX_CHUNK (CPU_CHUNK on CPU devices) and
+    (first stage) enough work-items to fill the device; every chunk at least MIN_CHUNK long."""
+    cpu = _is_cpu(place)
+    parts = -(-k // (CPU_CHUNK if cpu else MAX_CHUNK))
     if stage == "first":
-        target = max(4096, runtime(place).info.compute_units * 2048)
+        units = runtime(place).info.compute_units
+        target = units * CPU_ITEMS if cpu else max(4096, units * 2048)
         parts = max(parts, -(-target // max(m, 1)))
     return max(1, min(parts, k // MIN_CHUNK))
 

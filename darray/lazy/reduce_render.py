@@ -166,31 +166,42 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     scalar lanes for float sums, or plain lanes; then the tail in lane 0.
 
     Float sums are blocked like NumPy's pairwise sum: each lane sums ``BLOCK`` terms into a block
-    accumulator, which is then added to the lane's total (so a chunk of 4096 elements costs at
-    most ``BLOCK + 4096 / (LANES * BLOCK)`` rounding steps per lane), then lanes join as a tree.
+    accumulator, ``BLOCK`` blocks into a super-block accumulator, and those into the lane's
+    total (so a chunk of 65536 elements costs at most ``2 * BLOCK + 65536 / (LANES * BLOCK**2)``
+    rounding steps per lane), then lanes join as a tree. (Vector products block the same way.)
     """
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
+    span, superspan = LANES * BLOCK, LANES * BLOCK * BLOCK
     lines = []
-    if vector is not None:  # float8 loads and accumulator; its components are the lanes
+    if vector is not None:  # float8 loads and accumulators; their components are the lanes
         vt = f"{acc_t}{LANES}"
         lines += [f"{vt} acc_v = ({vt})({zero});",
                   f"for (; k + {LANES} <= k1;) {{",
-                  f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);",
-                  f"    {vt} b_v = ({vt})({zero});",
-                  f"    for (; k + {LANES} <= kb; k += {LANES}) {{", *_indent(vector, 2), "    }",
-                  f"    acc_v = {_step(spec, expr, 'acc_v', 'b_v')};", "}"]
+                  f"    const {idx} kc = min(k + {superspan}, k1);",
+                  f"    {vt} c_v = ({vt})({zero});",
+                  f"    for (; k + {LANES} <= kc;) {{",
+                  f"        const {idx} kb = min(k + {span}, kc);",
+                  f"        {vt} b_v = ({vt})({zero});",
+                  f"        for (; k + {LANES} <= kb; k += {LANES}) {{", *_indent(vector, 3), "        }",
+                  f"        c_v = {_step(spec, expr, 'c_v', 'b_v')};", "    }",
+                  f"    acc_v = {_step(spec, expr, 'acc_v', 'c_v')};", "}"]
         lines += [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
     elif red.op == "sum" and red.acc.kind in "fc":
-        lines += [f"for (; k + {LANES} <= k1;) {{", f"    const {idx} kb = min(k + {LANES * BLOCK}, k1);"]
-        lines += [f"    {acc_t} b{lane} = {zero};" for lane in range(LANES)]
-        lines.append(f"    for (; k + {LANES} <= kb; k += {LANES}) {{")
+        lines += [f"for (; k + {LANES} <= k1;) {{", f"    const {idx} kc = min(k + {superspan}, k1);"]
+        lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(LANES)]
+        lines += [f"    for (; k + {LANES} <= kc;) {{", f"        const {idx} kb = min(k + {span}, kc);"]
+        lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(LANES)]
+        lines.append(f"        for (; k + {LANES} <= kb; k += {LANES}) {{")
         for lane in range(LANES):
-            lines += _indent(element(lane, f" + {lane}" if lane else "", "b"), 2)
+            lines += _indent(element(lane, f" + {lane}" if lane else "", "b"), 3)
+        lines.append("        }")
+        for lane in range(LANES):
+            lines += _indent(_fold(spec, expr, lane, f"b{lane}", "", "u"), 2)
         lines.append("    }")
         for lane in range(LANES):
-            lines += _indent(_fold(spec, expr, lane, f"b{lane}", ""))
+            lines += _indent(_fold(spec, expr, lane, f"u{lane}", ""))
         lines.append("}")
     else:
         lines.append(f"for (; k + {LANES} <= k1; k += {LANES}) {{")

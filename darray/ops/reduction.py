@@ -1,10 +1,11 @@
 """Reductions: sum, prod, min, max, mean, var, std, argmin, argmax, any, all, count_nonzero.
 
 On OpenCL places the input's pending elementwise chain fuses into the reduction kernel
-(``(a * b).sum()`` reads a and b once, with no temporary). Float sums accumulate blockwise
-(8 lanes per work-item over chunks of at most 4096 elements, then the lanes, then a pass over
-the partials; see ``darray/lazy/reduce.py``), which is as accurate as NumPy's pairwise sum.
-Results stay on the device; full reductions are 0-d.
+(``(a * b).sum()`` reads a and b once, with no temporary); on CPU devices every reduction is
+one launch (see ``darray/lazy/reduce.py``). Float sums accumulate blockwise (lanes of blocks
+within a work-item's chunk, blocks of rows for axis-0 sums, then the lanes, then the partial
+results), which is as accurate as NumPy's pairwise sum. Results stay on the device; full
+reductions are 0-d.
 """
 from __future__ import annotations
 
