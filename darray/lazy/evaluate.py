@@ -20,6 +20,7 @@ MAX_DEPTH = 48
 MAX_SIZE = 192
 MAX_READS = 24
 MAX_PINNED = 256 << 20  # bytes a pending graph may keep alive through the arrays it reads
+PRUNE_AT = 64  # an allocation's reader registrations are pruned when their count reaches a power of two this large
 
 _readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> pending arrays reading it
 
@@ -46,18 +47,30 @@ class eager:
 def record(n: Node, place: Any) -> "DArray":
     """A pending DArray computing node ``n``; runs now when eager or over a budget."""
     out = DArray(None, Dim.trusted(n.shape), n.dtype, place, n)
-    if not ENABLED or n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(n.reads) > MAX_READS or n.pinned > MAX_PINNED:
+    reads = n.reads
+    if not ENABLED or n.depth > MAX_DEPTH or n.size > MAX_SIZE or len(reads) > MAX_READS or n.pinned > MAX_PINNED:
         _run(place, [out])
         return out
     ref = weakref.ref(out)
     key = id(out)
-    for alloc in n.reads:  # dict operations are atomic under the GIL: no lock needed
+    for alloc in reads:  # dict operations are atomic under the GIL: no lock needed
         refs = _readers.get(id(alloc))
         if refs is None:
             _readers[id(alloc)] = {key: ref}
         else:
             refs[key] = ref
+            size = len(refs)
+            if size >= PRUNE_AT and not size & (size - 1):  # at powers of two: amortised O(1)
+                _prune(refs)
     return out
+
+
+def _prune(refs: dict[int, "weakref.ref[DArray]"]) -> None:
+    """Drop the registrations of arrays that died or ran (a long-lived array is read by many)."""
+    for k, r in list(refs.items()):  # a copy: other threads may register meanwhile
+        a = r()
+        if a is None or a._node is None:
+            refs.pop(k, None)
 
 
 def before_write(alloc: Any) -> None:
@@ -134,7 +147,19 @@ def _run(place: Any, members: list["DArray"]) -> None:
         n.value = t
         a._alloc, a._node = t.alloc, None
         _hand_over(n, t.alloc)
-    if len(_readers) > 1024:
-        for k, refs in list(_readers.items()):
-            if all(r() is None or r()._node is None for r in list(refs.values())):
-                _readers.pop(k, None)
+    if len(_readers) >= _sweep_at:
+        _sweep()
+
+
+_sweep_at = 1024  # the number of registered allocations at which the next sweep runs
+
+
+def _sweep() -> None:
+    """Drop the registrations of dead or finished arrays, and allocations left with none; the
+    next sweep waits until the registry has doubled (amortised O(1) per op)."""
+    global _sweep_at
+    for k, refs in list(_readers.items()):
+        _prune(refs)
+        if not refs:
+            _readers.pop(k, None)
+    _sweep_at = max(1024, 2 * len(_readers))

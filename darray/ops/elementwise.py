@@ -60,13 +60,6 @@ def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype
     return ins, out
 
 
-def _term(name: str, a: Any, dtype: np.dtype) -> graph.Term:
-    if not isinstance(a, DArray):
-        return graph.Scalar(D.scalar_value(name, a, dtype), dtype)
-    t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a._dtype)
-    return t if a._dtype is dtype or a._dtype == dtype else graph.node("cast", (t,), dtype, a._dim.shape)
-
-
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
     """Dispatch ``name(*args)`` up to the point of computing: (term or NumPy result, dtype, shape, place)."""
     op = TABLE[name]
@@ -110,7 +103,18 @@ def _compare_out_of_range(name: str, args: tuple[Any, ...], ins: tuple[np.dtype,
 
 @D.register("elementwise", "cl")
 def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
-    return graph.node(op.name, tuple([_term(op.name, a, d) for a, d in zip(args, ins)]), out, shape)
+    """The op's graph node: arrays as their pending node or an Input, cast to the loop dtype;
+    Python scalars as kernel arguments of the loop dtype."""
+    terms = []
+    for a, dtype in zip(args, ins):
+        if isinstance(a, DArray):
+            t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a._dtype)
+            if a._dtype is not dtype and a._dtype != dtype:
+                t = graph.node("cast", (t,), dtype, a._dim.shape)
+        else:
+            t = graph.Scalar(D.scalar_value(op.name, a, dtype), dtype)
+        terms.append(t)
+    return graph.node(op.name, tuple(terms), out, shape)
 
 
 @D.register("elementwise", "cpu")
