@@ -607,3 +607,14 @@ def test_eager_mode_environment(place, tmp_path):
     subprocess.run([sys.executable, "-c", code, str(tmp_path), os.path.dirname(__file__)], env=env, check=True)
     for k, want in enumerate(lazy):
         np.testing.assert_array_equal(np.load(tmp_path / f"r{k}.npy"), want)
+
+
+def test_reader_registrations_stay_bounded(place):
+    """A long-lived array read by many ops that run (or die) keeps few reader registrations."""
+    a = da.asarray(np.ones(16, np.float32), device=place)
+    for k in range(5000):
+        y = a * k
+        if k % 7 == 0:
+            y.eval()
+    assert len(lazy_eval._readers.get(id(a._alloc), {})) < 2 * lazy_eval.PRUNE_AT
+    np.testing.assert_array_equal(y.get(), np.full(16, 4999, np.float32))
