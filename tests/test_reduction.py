@@ -468,18 +468,26 @@ def test_one_launch_on_cpu():
 def test_column_kernel_arg_blocks():
     """argmax/argmin/max/min over axis 0 of a tall matrix: float8 blocks of rows, the scalar tail
     columns, several bands; the first NaN, else the first of tied extremes, wherever they fall
-    (inside a block, on block and band edges)."""
+    (inside a block, on block and band edges). The transposed copy checks the row kernel's float8
+    lanes the same way (ties and NaN in different lanes, an all -inf row)."""
     rng = np.random.default_rng(13)
     x = rng.integers(-3, 4, (5003, 37 + 64)).astype(np.float32)
     x[[0, 7, 8, 2047, 2048, 5002], 5] = 9  # ties across blocks and bands: the first wins
-    x[[9, 4000], 70] = np.nan
+    x[[9, 17, 25, 4000], 70] = np.nan  # the same row-kernel lane, the same band in different blocks
+    x[[1, 3], 71] = np.nan  # one block of rows
     x[[16, 17], 99] = -9
     x[3001, 99] = np.nan
     x[:, 40] = -np.inf
     xd = da.asarray(x)
+    xt = np.ascontiguousarray(x.T)  # the same rows for the row kernel (float8 lanes, then the tail)
+    xtd = da.asarray(xt)
     for op in ("argmax", "argmin", "max", "min"):
         _same_or_raises(op, xd, x, axis=0)
         _same_or_raises(op, xd[1:], x[1:], axis=0)
+        _same_or_raises(op, xtd, xt, axis=1)
+        _same_or_raises(op, xtd[:, 3:], xt[:, 3:], axis=1)
+        for row in (5, 40, 70, 99):
+            _same_or_raises(op, xtd[row], xt[row])
 
 
 @pytest.mark.lazy_only

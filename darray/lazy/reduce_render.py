@@ -20,7 +20,7 @@ import numpy as np
 
 from ..dtypes import ctype
 from .render import ExprFn, cast, prologue, ref_name, signature, value_lines, vector_ref, vector_values
-from .spec import Instr, KernelSpec
+from .spec import Instr, KernelSpec, Ref
 
 REDUCE_NAME = "reduce"
 COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
@@ -70,6 +70,19 @@ def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> st
 
 _VECTOR_STEP = {"max": "select({1}, {0}, ({0} > {1}) | ({0} != {0}))",
                 "min": "select({1}, {0}, ({0} < {1}) | ({0} != {0}))"}
+_BETTER = {"max": ">", "min": "<", "argmax": ">", "argmin": "<"}
+
+
+def _extreme(op: str, s: str, x: str) -> str:
+    """float8 max/min of ``s`` and ``x`` as one compare and blend (NaN not propagated: the
+    caller keeps a NaN mask ``nn |= x != x``, cheaper than a NaN test per fold)."""
+    return f"({x} {_BETTER[op]} {s}) ? {x} : {s}"
+
+
+def _arg_better(op: str, x: str, s: str) -> str:
+    """int8 mask: lanes where ``x`` replaces ``s`` in argmax/argmin of float8 values seen in
+    increasing index order (strictly better, or the first NaN; ties keep the earlier index)."""
+    return f"((({x}) {_BETTER[op]} ({s})) | ((({x}) != ({x})) & (({s}) == ({s}))))"
 
 
 def _step(spec: KernelSpec, expr: ExprFn, a: str, b: str, vector: bool = False) -> str:
@@ -160,10 +173,11 @@ def _advance(rank: int) -> str:
     return code
 
 
-def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None) -> list[str]:
+def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
+           tail: bool = False) -> list[str]:
     """Fold ``k`` over ``[k, k1)`` into lanes ``acc0..acc7`` (declared by the caller):
     ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or blocked
-    scalar lanes for float sums, or plain lanes; then the tail in lane 0.
+    scalar lanes for float sums, or plain lanes; then the tail in lane 0 (only that if ``tail``).
 
     Float sums are blocked like NumPy's pairwise sum: each lane sums ``BLOCK`` terms into a block
     accumulator, ``BLOCK`` blocks into a super-block accumulator, and those into the lane's
@@ -175,7 +189,9 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
     span, superspan = LANES * BLOCK, LANES * BLOCK * BLOCK
     lines = []
-    if vector is not None:  # float8 loads and accumulators; their components are the lanes
+    if tail:
+        pass
+    elif vector is not None:  # float8 loads and accumulators; their components are the lanes
         vt = f"{acc_t}{LANES}"
         lines += [f"{vt} acc_v = ({vt})({zero});",
                   f"for (; k + {LANES} <= k1;) {{",
@@ -224,6 +240,27 @@ def _join(spec: KernelSpec, expr: ExprFn, lanes: int) -> list[str]:
     return lines
 
 
+def _vector_extremes(spec: KernelSpec, expr: ExprFn, vt: str, value_ref: Ref) -> list[str]:
+    """Row kernels, float32 max/min/argmax/argmin: fold whole float8 blocks of ``k..k1`` into
+    lanes ``acc0..acc7`` (and ``best0..``: lane ``l`` sees indices ``k + l``), leaving the
+    tail to the scalar loop. Max/min keep a NaN mask instead of testing each fold."""
+    red = spec.reduce
+    assert red is not None
+    idx, zero, iv = spec.index, identity(red.op, red.acc), f"int{LANES}"
+    lines = [f"{vt} acc_v = ({vt})({zero});",
+             f"{iv} nn = ({iv})(0);" if not red.arg else f"{iv} bi_v = ({iv})(-1);",
+             f"for (; k + {LANES} <= k1; k += {LANES}) {{", f"    const {idx} g = j * K + k;",
+             *vector_values(spec, expr, vt, "    "), f"    const {vt} x_ = {vector_ref(value_ref, vt)};"]
+    if red.arg:
+        lines += [f"    const {iv} t_ = {_arg_better(red.op, 'x_', 'acc_v')} | (bi_v < 0);",
+                  "    acc_v = select(acc_v, x_, t_);",
+                  f"    bi_v = select(bi_v, ({iv})(k) + ({iv})({', '.join(map(str, range(LANES)))}), t_);", "}"]
+        return lines + [f"acc{lane} = acc_v.s{lane}; best{lane} = bi_v.s{lane};" for lane in range(LANES)]
+    lines += [f"    acc_v = {_extreme(red.op, 'acc_v', 'x_')};", "    nn |= x_ != x_;", "}",
+              f"acc_v = select(acc_v, ({vt})(NAN), nn);"]
+    return lines + [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
+
+
 def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     """OpenCL source for a reduction ``spec`` (see the module docstring)."""
     assert spec.reduce is not None
@@ -267,12 +304,15 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
             lines.append(f"    {{ {idx} r = j * K + k0;")
             lines += [f"      c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
             lines.append("      c0 = r; }")
-        vector = None
+        vector, tail = None, False
+        vt = f"{acc_t}{LANES}"
         if _vectorisable(spec, expr, ("sum", "prod")):
-            vt = f"{acc_t}{LANES}"
             vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, expr, vt, "    "),
                       f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
-        lines += _indent(_lanes(spec, expr, element, vector))
+        elif _vectorisable(spec, expr, ("max", "min") + (("argmax", "argmin") if idx == "int" else ())):
+            lines += _indent(_vector_extremes(spec, expr, vt, value_ref))
+            tail = True
+        lines += _indent(_lanes(spec, expr, element, vector, tail))
     elif red.op == "sum" and red.acc.kind in "fc":  # interleaved, blocked over the strided run
         lines.append(f"    for ({idx} k = p - j * P; k < K;) {{")
         lines.append(f"        {acc_t} b0 = {zero};")
@@ -380,27 +420,28 @@ def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
 
     def vector_block(rows: int) -> list[str]:
         """Columns c..c+7 of ``rows`` rows folded in float8 registers, then joined into ``acc``."""
-        out = [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});"]
+        out = [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
+               f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);"]
+        if red.op in ("max", "min"):
+            out.append(f"    int{LANES} nn = (int{LANES})(0);")
+            for r in range(rows):
+                out += ["    {", *_indent(row(r, True), 2), f"        s = {_extreme(red.op, 's', 'x_')};",
+                        "        nn |= x_ != x_;", "    }"]
+            return out + [f"    const {vt} p_ = *a_;",
+                          f"    *a_ = select({_extreme(red.op, 'p_', 's')}, ({vt})(NAN), nn | (p_ != p_));", "}"]
         if not arg:
             for r in range(rows):
-                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, expr, 's', 'x_', True)};", "    }"]
-            out += [f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);", f"    const {vt} p_ = *a_;",
-                    f"    *a_ = {_step(spec, expr, 'p_', 's', True)};", "}"]
-            return out
-        # argmax/argmin: later rows win only if strictly better or the first NaN (ties keep the first)
-
-        def take(v: str, a: str) -> str:
-            return f"(({v} {'>' if red.op == 'argmax' else '<'} {a}) | (({v} != {v}) & ({a} == {a})))"
-
+                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, expr, 's', 'x_')};", "    }"]
+            return out + [f"    const {vt} p_ = *a_;", f"    *a_ = {_step(spec, expr, 'p_', 's')};", "}"]
         out.append(f"    int{LANES} si = (int{LANES})(-1);")
         for r in range(rows):
             out += ["    {", *_indent(row(r, True), 2)]
             out += [f"        s = x_; si = (int{LANES})(k);"] if r == 0 else [
-                f"        const int{LANES} t_ = {take('x_', 's')};",
+                f"        const int{LANES} t_ = {_arg_better(red.op, 'x_', 's')};",
                 f"        s = select(s, x_, t_); si = select(si, (int{LANES})(k + {r}), t_);"]
             out.append("    }")
-        out += [f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);", f"    const {vt} p_ = *a_;",
-                f"    const int{LANES} t_ = k == k0 ? (int{LANES})(-1) : {take('s', 'p_')};",  # a band's first block
+        out += [f"    const {vt} p_ = *a_;",  # a band's first block replaces the identity
+                f"    const int{LANES} t_ = k == k0 ? (int{LANES})(-1) : {_arg_better(red.op, 's', 'p_')};",
                 "    *a_ = select(p_, s, t_);",
                 *[f"    if (t_.s{lane}) best[c + {lane}] = si.s{lane};" for lane in range(LANES)], "}"]
         return out
