@@ -9,6 +9,7 @@ reductions are 0-d.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from math import prod as _prod
 from typing import Any
 
@@ -55,16 +56,32 @@ def _dtypes(op: str, dt: np.dtype, dtype: Any) -> np.dtype:
     return dt
 
 
+@lru_cache(maxsize=1024)
+def _layout(op: str, shape: tuple[int, ...], dt: np.dtype, axis: Any, keepdims: bool, dtype: Any
+            ) -> tuple[tuple[int, ...], np.dtype, tuple[int, ...], int, int]:
+    """(axes, result dtype, result shape, reduced count k, output count m) of a reduction."""
+    axes = normalize_axes(axis, len(shape), op)
+    out_dt = _dtypes(op, dt, dtype)
+    kept = tuple(n for a, n in enumerate(shape) if a not in axes)
+    out_shape = tuple(1 if a in axes else n for a, n in enumerate(shape)) if keepdims else kept
+    return axes, out_dt, out_shape, _prod(shape[a] for a in axes), _prod(kept)
+
+
+def _ints(axes: tuple) -> bool:
+    """Whether every entry is a plain int (this module's ``all`` is the reduction)."""
+    for a in axes:
+        if type(a) is not int:
+            return False
+    return True
+
+
 def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DArray:
     x = x if isinstance(x, DArray) else asarray(x)
     if op in ("argmax", "argmin") and axis is not None and not isinstance(axis, (int, np.integer)):
         raise TypeError(f"darray {op}: axis must be an int or None, got {axis!r}")
-    axes = normalize_axes(axis, x.ndim, op)
-    out_dt = _dtypes(op, x.dtype, dtype)
-    kept = tuple(n for a, n in enumerate(x.shape) if a not in axes)
-    shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else kept
-    k = _prod(x.shape[a] for a in axes)
-    m = _prod(kept)
+    plain = dtype is None and (axis is None or type(axis) is int or (type(axis) is tuple and _ints(axis)))
+    layout = _layout if plain else _layout.__wrapped__  # cache plain ints only (True == 1 must still raise)
+    axes, out_dt, shape, k, m = layout(op, x.shape, x.dtype, axis, bool(keepdims), dtype)
     if k == 0 and op not in _EMPTY:  # NumPy: an empty reduced axis raises, even for an empty output
         what = f"attempt to get {op} of an empty sequence" if op.startswith("arg") else \
             f"zero-size array to reduction operation {_NAMES.get(op, op)} which has no identity"
@@ -81,16 +98,16 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
         # NumPy: sum in ``dtype`` (wrapping), true-divide in float64, cast back (truncating)
         total = _reduce("sum", x, axes, keepdims, out_dt)
         return E.apply("divide", total, float(k)).astype(out_dt)
-    acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     if m == 0 or k == 0:
         from .creation import full
 
         return full(shape, _EMPTY.get(op, 0), dtype=out_dt, device=x.place)
+    acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
+    dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
-    red = "sum" if op == "mean" else op
-    alloc = _device_reduce([term], x.shape, axes, red, acc, D.device_dtype(out_dt, x.place), x.place, expr,
+    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, x.place, expr,
                            divisor=k if op == "mean" else None)
-    return DArray(alloc, Dim.trusted(shape), D.device_dtype(out_dt, x.place), x.place)
+    return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
 
 def _make(op: str, doc: str) -> Any:
