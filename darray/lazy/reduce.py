@@ -6,10 +6,9 @@ reduced axes). Launches are named after the op (``mean`` for a mean).
 CPU devices ("chunked"): one launch per reduction. A row kernel gives each of ``P`` work-items
 per output a contiguous run of at most ``CPU_CHUNK`` elements (about ``CPU_ITEMS`` work-items
 per compute unit: few partials, so few atomic counter updates); with ``P > 1`` the last
-work-item of each output folds the partials (stage ``rows``).
-When the kept axes are innermost in memory (``sum(x, axis=0)``), a column kernel streams whole
-rows instead (stage ``columns``: about ``TASKS`` tasks per compute unit, bands of at most
-``MAX_BAND`` rows). Both keep their
+work-item of each output folds the partials (stage ``rows``). When the kept axes are innermost
+in memory (``sum(x, axis=0)``), a column kernel streams whole rows instead (stage ``columns``:
+about ``TASKS`` tasks per compute unit, bands of at most ``MAX_BAND`` rows). Both keep their
 partial results and counters in a per-stream scratch allocation (see :func:`_scratch`).
 
 Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
@@ -50,7 +49,7 @@ _INT32 = np.dtype(np.int32)
 def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
     """Partial results per output: chunks of at most MAX_CHUNK (CPU_CHUNK on CPU devices) and
     (first stage) enough work-items to fill the device; every chunk at least MIN_CHUNK long."""
-    cpu = _is_cpu(place)
+    cpu = _chunked(place)
     parts = -(-k // (CPU_CHUNK if cpu else MAX_CHUNK))
     if stage == "first":
         units = runtime(place).info.compute_units
