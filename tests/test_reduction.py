@@ -491,6 +491,28 @@ def test_column_kernel_arg_blocks():
 
 
 @pytest.mark.lazy_only
+def test_column_kernel_fewer_groups(monkeypatch):
+    """The column kernel loops over its tasks, so it is right with fewer work-groups than tasks
+    (a launch whose work-group size differs from the one the plan assumed)."""
+    import darray.lazy.reduce as reduce_mod
+
+    rng = np.random.default_rng(15)
+    x = rng.integers(-9, 9, (3000, 40)).astype(np.float32)
+    xd = da.asarray(x)
+    ops = ("sum", "argmin", "max")
+    reduce_mod._cpu_plan.cache_clear()
+    try:
+        with monkeypatch.context() as mp:  # plans made for one work-item per group ...
+            mp.setattr(reduce_mod.execute, "LOCAL", {"CPU": 1})
+            for op in ops:
+                getattr(da, op)(xd, axis=0).eval()
+        for op in ops:  # ... launched in groups of the usual size: fewer groups than tasks
+            _same_or_raises(op, xd, x, axis=0)
+    finally:
+        reduce_mod._cpu_plan.cache_clear()
+
+
+@pytest.mark.lazy_only
 def test_column_sum_accuracy():
     """A tall float32 axis-0 sum is blocked (rows, then blocks, then bands): no worse than NumPy's."""
     rng = np.random.default_rng(14)

@@ -383,8 +383,9 @@ def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
     """A one-launch kernel for reductions whose kept axes are innermost in memory (``sum(x,
     axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
     so element (k, j) is ``g = k * M + j``. The ``M`` outputs split into ``B`` stripes of at most
-    ``COLUMNS`` and the ``K`` rows into ``P`` bands; task ``(b, band)`` is one work-group (its
-    first work-item; the launch has ``B * P`` groups, so all compute units stream rows). A task
+    ``COLUMNS`` and the ``K`` rows into ``P`` bands; task ``(b, band)`` goes to a work-group (its
+    first work-item; the launch asks for ``B * P`` groups, so all compute units stream rows,
+    and a group loops over tasks if it gets fewer). A task
     folds blocks of ``ROWS`` rows in registers, 8 columns at a time as float8 where the body
     vectorises, and joins each block into its stripe's partial results ``part[band * M + j]``;
     the last band of a stripe then folds the ``P`` partials in order. A float sum is thus
@@ -397,17 +398,16 @@ def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
     vt = f"{acc_t}{LANES}"
     vector = _vectorisable(spec, expr, ("sum", "prod", "max", "min") + (("argmax", "argmin") if idx == "int" else ()))
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
-    lines += ["    if (get_local_id(0) != 0) return;  /* one task per work-group */",
-              f"    const {idx} t = get_group_id(0), M = K ? n / K : 0, B = (M + {COLUMNS - 1}) / {COLUMNS};",
-              "    if (t >= B * P) return;",
-              f"    const {idx} W = ((M + B - 1) / B + 7) / 8 * 8, b = t / P, band = t - b * P;",
-              f"    const {idx} j0 = b * W, cw = min(W, M - j0);",
-              f"    const {idx} C = (K + P - 1) / P, k0 = band * C, k1 = min(k0 + C, K);",
-              *_scratch(spec),
-              f"    __global {acc_t}* acc = part + band * M + j0;"]
+    lines += ["    if (get_local_id(0) != 0) return;  /* tasks go to work-groups (their first work-item) */",
+              f"    const {idx} M = K ? n / K : 0, B = (M + {COLUMNS - 1}) / {COLUMNS};",
+              "    if (B * P == 0) return;",
+              f"    const {idx} W = ((M + B - 1) / B + 7) / 8 * 8, C = (K + P - 1) / P;", *_scratch(spec)]
+    task = [f"const {idx} b = t / P, band = t - b * P, j0 = b * W, cw = min(W, M - j0);",
+            f"const {idx} k0 = band * C, k1 = min(k0 + C, K);",
+            f"__global {acc_t}* acc = part + band * M + j0;"]
     if arg:
-        lines.append("    __global long* best = part_i + band * M + j0;")
-    lines.append(f"    for ({idx} c = 0; c < cw; c++) {{ acc[c] = {zero};{' best[c] = -1;' if arg else ''} }}")
+        task.append("__global long* best = part_i + band * M + j0;")
+    task.append(f"for ({idx} c = 0; c < cw; c++) {{ acc[c] = {zero};{' best[c] = -1;' if arg else ''} }}")
 
     def row(r: int, vector: bool) -> list[str]:
         """Row ``k + r`` at column ``c``: the body's value as ``x_`` (float8 at c..c+7 if ``vector``)."""
@@ -463,12 +463,13 @@ def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
                     *_indent(_fold(spec, expr, "", "x_", f"(long)(k + {r})", "s", "si"), 2), "    }"]
         return out + [*_indent(_fold(spec, expr, "", "s", "si", "acc[c]", "best[c]")), "}"]
 
-    lines.append(f"    {idx} k = k0;")
+    task.append(f"{idx} k = k0;")
     if vector or not arg:
-        lines += [f"    for (; k + {ROWS} <= k1; k += {ROWS}) {{", *_indent(block(ROWS), 2), "    }"]
-    lines += ["    for (; k < k1; k++) {", *_indent(block(1), 2), "    }"]
+        task += [f"for (; k + {ROWS} <= k1; k += {ROWS}) {{", *_indent(block(ROWS)), "}"]
+    task += ["for (; k < k1; k++) {", *_indent(block(1)), "}"]
     # the last band of stripe b folds the P partials of each of its columns
-    lines += _last("b")
+    task += ["mem_fence(CLK_GLOBAL_MEM_FENCE);", "if (atomic_inc(done + b) != P - 1) continue;",
+             "mem_fence(CLK_GLOBAL_MEM_FENCE);", "done[b] = 0;"]
     finish = [f"__global const {acc_t}* pv = part + j0;"] + (["__global const long* pi = part_i + j0;"] if arg else [])
     finish.append(f"{idx} c = 0;")
     if vector and not arg:
@@ -482,4 +483,6 @@ def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
                f"    for ({idx} q = 0; q < P; q++) {{",
                *_indent(_fold(spec, expr, "", "pv[q * M + c]", "pi[q * M + c]", "s", "si"), 2), "    }",
                *_indent(_final(spec, "s", "si", "j0 + c")), "}"]
-    return "\n".join(lines + ["    {", *_indent(finish, 2), "    }", "}"])
+    # as many tasks per work-group as it takes, whatever the launch's work-group size
+    loop = f"for ({idx} t = get_group_id(0); t < B * P; t += get_num_groups(0)) {{"
+    return "\n".join(lines + ["    " + loop, *_indent(task + finish, 2), "    }", "}"])
