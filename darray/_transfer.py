@@ -6,9 +6,11 @@ Host-to-device is one write command. Device-to-host goes one of two ways:
   one ``memcpy`` on one thread, as fast as ``np.copyto`` into an existing array;
 - **map + host copy**, on devices whose memory is host memory (``host_unified_memory``: CPU
   devices, integrated GPUs), for reads of ``MAP_MIN`` bytes or more and for sparse strided
-  views: the buffer span is mapped (zero-copy), copied on the host split over a few threads
-  (``host_copy``), then unmapped. A strided view is copied straight from the mapped span,
-  with no device-side gather and no intermediate host buffer.
+  views: the buffer span is mapped (zero-copy), copied on the host (``host_copy``), then
+  unmapped. A strided view is copied straight from the mapped span, with no device-side
+  gather and no intermediate host buffer. The copy runs on the calling thread: splitting it
+  over threads gained at most 1.15x on an idle machine and, as the threads page-fault the
+  new array concurrently, took 10-15x longer in some runs.
 
 Map and unmap both go through ``sched.launch`` as reads of the allocation on this thread's
 transfer stream: the map waits for the last write, and commands launched later that write
@@ -25,9 +27,6 @@ NumPy view).
 from __future__ import annotations
 
 import ctypes
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,84 +41,18 @@ if TYPE_CHECKING:
     from ._array import DArray
 
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
-PARALLEL_MIN = 16 << 20  # bytes: smaller host copies run on the calling thread (they gain nothing from more)
 PAGE = 4096
-MAX_THREADS = 4          # a memcpy is memory-bound: more threads than this gain nothing
-
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def copy_threads() -> int:
-    """Threads a large host copy is split over (the CPUs this process may run on, at most 4)."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        n = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, n))
-
-
-def _workers() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        with _pool_lock:
-            if _pool is None:
-                _pool = ThreadPoolExecutor(max(1, copy_threads() - 1), thread_name_prefix="darray-copy")
-    return _pool
-
-
-def _forget_workers() -> None:
-    global _pool
-    _pool = None  # a forked child has none of the parent's threads
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_workers)
-
-
-def _split_axis(shape: tuple[int, ...]) -> int | None:
-    """The first axis longer than 1 (None for a single element)."""
-    return next((i for i, n in enumerate(shape) if n > 1), None)
 
 
 def host_copy(dst: np.ndarray, src: np.ndarray) -> None:
-    """``np.copyto(dst, src)`` for arrays of one shape and dtype, split over ``copy_threads()``
-    threads when large: each thread copies (and so page-faults) its own slab of ``dst``.
-
-    Two C-contiguous arrays are copied with the C library's ``memmove``, as PoCL's read
-    command copies (ctypes releases the GIL during the call).
-    """
-    nbytes = dst.nbytes
-    if not nbytes:
+    """``np.copyto(dst, src)`` for arrays of one shape and dtype; two C-contiguous arrays are
+    copied with the C library's ``memmove``, as PoCL's read command copies."""
+    if not dst.nbytes:
         return
-    parts = copy_threads() if nbytes >= PARALLEL_MIN else 1
     if dst.flags.c_contiguous and src.flags.c_contiguous:
-        d, s = dst.ctypes.data, src.ctypes.data
-        step = -(-nbytes // parts // PAGE) * PAGE
-        cuts = [(lo, min(step, nbytes - lo)) for lo in range(0, nbytes, step)]
-
-        def part(lo: int, n: int) -> None:
-            ctypes.memmove(d + lo, s + lo, n)
+        ctypes.memmove(dst.ctypes.data, src.ctypes.data, dst.nbytes)
     else:
-        axis = _split_axis(dst.shape)
-        n = dst.shape[axis] if axis is not None else 1
-        step = -(-n // min(parts, n))
-        cuts = [(lo, min(lo + step, n)) for lo in range(0, n, step)]
-        index = (slice(None),) * (axis or 0)
-
-        def part(lo: int, hi: int) -> None:
-            if axis is None:
-                np.copyto(dst, src, casting="no")
-            else:
-                sl = index + (slice(lo, hi),)
-                np.copyto(dst[sl], src[sl], casting="no")
-
-    futures = [_workers().submit(part, *c) for c in cuts[1:]]
-    try:
-        part(*cuts[0])
-    finally:
-        for f in futures:
-            f.result()
+        np.copyto(dst, src, casting="no")
 
 
 def aligned_empty(nbytes: int, like: int) -> np.ndarray:

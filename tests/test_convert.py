@@ -1,9 +1,7 @@
 """Conversions: NumPy -> darray -> NumPy round trips, astype, copy, to(), asarray copy semantics."""
 from __future__ import annotations
 
-import os
 import re
-import signal
 
 import numpy as np
 import pytest
@@ -253,13 +251,11 @@ from darray import _transfer  # noqa: E402
 
 @pytest.fixture(params=["read", "map"])
 def read_path(request, cl_place, monkeypatch):
-    """Each device-to-host path in turn: read commands, or map + threaded host copy for every
-    size (the thresholds lowered so that small arrays cross the thread split)."""
+    """Each device-to-host path in turn: read commands, or map + host copy for every size."""
     if request.param == "map":
         if not da.place.runtime(cl_place).info.host_unified_memory:
             pytest.skip("the device's memory is not host memory: no map path")
         monkeypatch.setattr(_transfer, "MAP_MIN", 0)
-        monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
     else:
         monkeypatch.setattr(_transfer, "MAP_MIN", 1 << 62)
     return request.param
@@ -394,8 +390,7 @@ def test_aligned_empty(nbytes):
 @pytest.mark.parametrize("shape, key", [((5,), ...), (((1 << 16) + 5,), ...), ((300, 7), np.s_[:, ::2]),
                                         ((1, 1, 70_001), ...), ((2, 50_000), np.s_[::-1, 3:]), ((), ...),
                                         ((0, 3), ...)], ids=str)
-def test_host_copy_splits(monkeypatch, shape, key):
-    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
+def test_host_copy(shape, key):
     src = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)[key]
     dst = np.empty(src.shape, src.dtype)
     _transfer.host_copy(dst, src)
@@ -403,11 +398,10 @@ def test_host_copy_splits(monkeypatch, shape, key):
 
 
 def test_get_from_threads(cl_place, monkeypatch):
-    """Host reads from several threads at once share the copy workers."""
+    """Host reads through maps from several threads at once."""
     import concurrent.futures
 
     monkeypatch.setattr(_transfer, "MAP_MIN", 0)
-    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
     host = np.arange(100_000, dtype=np.int32)
     x = da.asarray(host, device=cl_place)
     with concurrent.futures.ThreadPoolExecutor(4) as ex:
@@ -415,21 +409,3 @@ def test_get_from_threads(cl_place, monkeypatch):
             same_bits(got, host[i:])
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
-def test_host_copy_threads_after_fork(monkeypatch):
-    """A forked child gets new copy workers (the parent's threads do not exist there)."""
-    monkeypatch.setattr(_transfer, "PARALLEL_MIN", 0)
-    src = np.arange(100_000, dtype=np.int64)
-    dst = np.empty_like(src)
-    _transfer.host_copy(dst, src)  # the parent's workers exist now
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - child
-        signal.alarm(20)
-        try:
-            out = np.empty_like(src)
-            _transfer.host_copy(out, src)
-            os._exit(0 if np.array_equal(out, src) else 1)
-        finally:
-            os._exit(2)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
