@@ -1,8 +1,9 @@
-"""Compile (once per structure) and launch a fused elementwise plan through the scheduler.
+"""Compile (once per structure) and launch fused elementwise and reduction plans through the scheduler.
 
-:func:`run` is the hot path of every elementwise graph: a graph whose :class:`~.fuse.Trace`
-key was seen before reuses its kernel and argument list (only buffers, offsets and scalar
-values change), so fuse and render run once per structure and shapes.
+:func:`run` is the hot path of every elementwise graph and reduction: a graph whose
+:class:`~.fuse.Trace` key (with the targets and a reduction's layout) was seen before reuses
+its kernel and argument list (only buffers, offsets and scalar values change), so fuse and
+render run once per structure and shapes.
 """
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import pyopencl as cl
 
 from .. import sched
 from ..place import CLPlace, runtime
-from .fuse import INT_LIMIT, Plan, fuse, trace
+from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
 from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, params, render
-from .spec import KernelSpec
+from .spec import KernelSpec, Reduction
 
 LOCAL = {"CPU": 16}         # work-group size by device type (default 64)
 CHUNK = {"CPU": 256}        # elements per work-item of elementwise kernels (default 1)
@@ -55,30 +56,6 @@ def arguments(plan: Plan, extra: tuple = ()) -> list:
     return args
 
 
-def launch(plan: Plan, place: CLPlace, expr: ExprFn, name: str = "elementwise", *, work: int | None = None,
-           extra: tuple = ()) -> None:
-    """Enqueue ``plan`` over ``work`` work-items (default: one per element; nothing when zero)."""
-    kind = runtime(place).info.type
-    if work is None:
-        chunk = CHUNK.get(kind, 1)
-        work, extra = -(-plan.n // chunk), (chunk,)
-    if work == 0:
-        return
-    kernel = kernel_for(place, plan.spec, expr)
-    args = arguments(plan, extra)
-    local = LOCAL.get(kind, 64)
-    gsize = -(-work // local) * local
-    nout = len(plan.spec.outputs)
-    allocs = [a for a, _, _ in plan.views]
-    nbytes = plan.n * sum(op.dtype.itemsize for op in plan.spec.operands if op.pattern != "0")
-
-    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-        kernel.set_args(*args)
-        return cl.enqueue_nd_range_kernel(queue, kernel, (gsize,), (local,), wait_for=wait_for)
-
-    sched.launch(name, enqueue, place=place, reads=allocs[nout:], writes=allocs[:nout], nbytes=nbytes)
-
-
 @lru_cache(maxsize=1024)
 def param_bytes(spec: KernelSpec) -> int:
     """Bytes of the kernel's arguments (buffers as 8-byte pointers, each argument aligned to its size)."""
@@ -95,43 +72,65 @@ def budget(place: CLPlace) -> int:
 
 
 class Prepared:
-    """A fused elementwise kernel ready to launch again: the argument list of its first launch
-    in which buffers (at ``2k``), element offsets (``2k + 1``) and scalars (after the views)
-    are replaced per launch. ``spans[k]``: the elements view ``k`` reaches past its offset."""
+    """A fused kernel ready to launch again: the argument list of its first launch in which
+    buffers (at ``2k``), element offsets (``2k + 1``) and scalars (after the views) are replaced
+    per launch. ``spans[k]``: the elements view ``k`` reaches past its offset. ``work``:
+    work-items (elementwise: one per ``CHUNK`` elements); the work-group size is read from
+    ``LOCAL`` at each launch."""
 
-    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "gsize", "local", "nbytes")
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "kind", "nbytes")
 
-    def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn) -> None:
-        kind = runtime(place).info.type
-        chunk = CHUNK.get(kind, 1)
-        work = -(-plan.n // chunk)
+    def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
+        self.kind = runtime(place).info.type
+        if work is None:
+            chunk = CHUNK.get(self.kind, 1)
+            work, extra = -(-plan.n // chunk), (chunk,)
+        self.work = work
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
-        self.args = arguments(plan, (chunk,))
+        self.args = arguments(plan, extra)
         self.nviews = len(plan.views)
         self.nout = len(plan.spec.outputs)
         self.scalar_kinds = [dt.kind == "b" for dt in plan.spec.scalars]
         self.spans = [sum(abs(st) * (k - 1) for st, k in zip(strides, plan.shape)) + 1 for _, _, strides in plan.views]
         self.long = plan.spec.index == "long"
-        self.local = LOCAL.get(kind, 64)
-        self.gsize = -(-work // self.local) * self.local
         self.nbytes = plan.n * sum(op.dtype.itemsize for op in plan.spec.operands if op.pattern != "0")
 
+    def launch(self, args: list, allocs: list, place: CLPlace, name: str) -> None:
+        """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
+        kernel, local = self.kernel, LOCAL.get(self.kind, 64)
+        gsize, lsize = (-(-self.work // local) * local,), (local,)
 
-_prepared: dict[tuple, Prepared | None] = {}  # (place index, trace key, targets) -> kernel ready to launch, None: over budget
+        def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
+            kernel.set_args(*args)
+            return cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize, wait_for=wait_for)
+
+        sched.launch(name, enqueue, place=place, reads=allocs[self.nout:], writes=allocs[:self.nout], nbytes=self.nbytes)
 
 
-def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str) -> bool:
-    """Compute ``roots[k]`` into ``targets[k]`` (views of one shape) with one kernel. False, with
-    nothing launched, when the kernel's arguments exceed the device's budget (the caller splits)."""
-    tr = trace(roots)
-    key = (place.index, tr.key, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
+_prepared: dict[tuple, Prepared | None] = {}  # (place index, trace key, targets, layout) -> ready kernel, None: over budget
+
+
+def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str, *,
+        shape: tuple[int, ...] | None = None, perm: tuple[int, ...] | None = None, reduce: Reduction | None = None,
+        work: int | None = None, extra: tuple = (), traced: Trace | None = None) -> bool:
+    """Compute ``roots[k]`` into ``targets[k]`` with one kernel, reusing the kernel and argument
+    list of an earlier launch of the same structure (only buffers, offsets and scalars change).
+
+    Elementwise (``reduce`` None): targets are views of one shape; False, with nothing launched,
+    when the kernel's arguments exceed the device's budget (the caller splits). Reduction: see
+    :func:`~.fuse.fuse` for ``shape``, ``perm`` and ``reduce``; ``work`` work-items, ``extra``
+    the reduction's (K, P[, count]) arguments. ``traced``: the :func:`~.fuse.trace` of ``roots``.
+    """
+    tr = trace(roots) if traced is None else traced
+    layout = None if reduce is None else (shape, perm, reduce, work, extra)
+    key = (place.index, tr.key, layout, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
     p = _prepared.get(key, False)
     if p is False:
-        plan = fuse(roots, targets, traced=tr)
-        if param_bytes(plan.spec) > budget(place):
+        plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
+        if reduce is None and param_bytes(plan.spec) > budget(place):
             p = None
         else:
-            p = Prepared(plan, place, expr)
+            p = Prepared(plan, place, expr, work, extra)
             if p.kernel is None:  # nothing to compute: not worth a cache entry
                 return True
         if len(_prepared) >= 4096:
@@ -153,17 +152,12 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         if off + p.spans[k] > top:
             top = off + p.spans[k]
     if top > INT_LIMIT and not p.long:  # this allocation lies too far into its segment for int indices
-        plan = fuse(roots, targets, traced=tr)
-        launch(plan, place, expr, name)
+        plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
+        p = Prepared(plan, place, expr, work, extra)
+        p.launch(p.args, allocs, place, name)
         return True
     base = 2 * p.nviews
     for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):
         args[base + j] = int(s.value) if boolean else s.value
-    kernel, gsize, local = p.kernel, (p.gsize,), (p.local,)
-
-    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-        kernel.set_args(*args)
-        return cl.enqueue_nd_range_kernel(queue, kernel, gsize, local, wait_for=wait_for)
-
-    sched.launch(name, enqueue, place=place, reads=allocs[p.nout:], writes=allocs[:p.nout], nbytes=p.nbytes)
+    p.launch(args, allocs, place, name)
     return True

@@ -156,8 +156,8 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     red = Reduction(op, acc, stage, divisor is not None and last, False)
     count = m * parts
     targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
-    plan = fuse.fuse(list(roots), targets, shape=shape, perm=kept + tuple(axes), reduce=red)
-    execute.launch(plan, place, expr, name, work=count, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    execute.run(roots, targets, place, expr, name, shape=shape, perm=kept + tuple(axes), reduce=red, work=count,
+                extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     if last:
         return targets[-1].alloc
     partial = [Input(t.alloc, Dim.contiguous((m, parts)), t.dtype) for t in targets]
@@ -187,7 +187,6 @@ def _one_launch(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, 
                                                  tuple(axes), op, acc, divisor is not None)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
     scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage != "first" else []
-    plan = fuse.fuse(list(roots), results + scratch, shape=shape, perm=perm, reduce=red)
-    execute.launch(plan, place, expr, "mean" if divisor is not None else op, work=work,
-                   extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+    execute.run(roots, results + scratch, place, expr, "mean" if divisor is not None else op, shape=shape, perm=perm,
+                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
     return results[-1].alloc
