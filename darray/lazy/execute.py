@@ -73,10 +73,10 @@ def budget(place: CLPlace) -> int:
 
 class Prepared:
     """A fused kernel ready to launch again: the argument list of its first launch in which
-    buffers (at ``2k``), element offsets (``2k + 1``) and scalars (after the views) are replaced
-    per launch. ``spans[k]``: the elements view ``k`` reaches past its offset. ``work``:
-    work-items (elementwise: one per ``CHUNK`` elements); the work-group size is read from
-    ``LOCAL`` at each launch."""
+    buffers (at ``2k``, kept as None so the cache holds no memory), element offsets (``2k + 1``)
+    and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
+    reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements); the
+    work-group size is read from ``LOCAL`` at each launch."""
 
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "kind", "nbytes")
 
@@ -89,6 +89,8 @@ class Prepared:
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
         self.args = arguments(plan, extra)
         self.nviews = len(plan.views)
+        for k in range(self.nviews):
+            self.args[2 * k] = None
         self.nout = len(plan.spec.outputs)
         self.scalar_kinds = [dt.kind == "b" for dt in plan.spec.scalars]
         self.spans = [sum(abs(st) * (k - 1) for st, k in zip(strides, plan.shape)) + 1 for _, _, strides in plan.views]
@@ -138,11 +140,22 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         _prepared[key] = p
     if p is None:
         return False
-    if p.kernel is None:
-        return True
-    args = p.args.copy()
     views = [*targets, *tr.inputs]
-    allocs = [v.alloc for v in views]
+    args, top = _bind(p, views)
+    if top > INT_LIMIT and not p.long:  # this allocation lies too far into its segment for int indices
+        p = Prepared(fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr), place, expr, work, extra)
+        args, _ = _bind(p, views)
+    base = 2 * p.nviews
+    for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):
+        args[base + j] = int(s.value) if boolean else s.value
+    p.launch(args, [v.alloc for v in views], place, name)
+    return True
+
+
+def _bind(p: Prepared, views: list[Input]) -> tuple[list, int]:
+    """``p``'s arguments with the buffers and element offsets of ``views`` (outputs first), and
+    the highest element index they reach."""
+    args = p.args.copy()
     top = 0
     for k, v in enumerate(views):
         a = v.alloc
@@ -151,13 +164,4 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         args[2 * k + 1] = off
         if off + p.spans[k] > top:
             top = off + p.spans[k]
-    if top > INT_LIMIT and not p.long:  # this allocation lies too far into its segment for int indices
-        plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
-        p = Prepared(plan, place, expr, work, extra)
-        p.launch(p.args, allocs, place, name)
-        return True
-    base = 2 * p.nviews
-    for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):
-        args[base + j] = int(s.value) if boolean else s.value
-    p.launch(args, allocs, place, name)
-    return True
+    return args, top

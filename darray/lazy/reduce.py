@@ -149,15 +149,16 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
     name = "mean" if divisor is not None else op
+    tr = fuse.trace(roots)
     if stage == "first" and _chunked(place):
-        return _one_launch(roots, shape, axes, kept, m, k, op, acc, out, place, expr, divisor)
+        return _one_launch(roots, tr, shape, axes, kept, m, k, op, acc, out, place, expr, divisor)
     parts = partitions(place, m, k, stage)
     last = parts == 1
     red = Reduction(op, acc, stage, divisor is not None and last, False)
     count = m * parts
     targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
     execute.run(roots, targets, place, expr, name, shape=shape, perm=kept + tuple(axes), reduce=red, work=count,
-                extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+                extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
     if last:
         return targets[-1].alloc
     partial = [Input(t.alloc, Dim.contiguous((m, parts)), t.dtype) for t in targets]
@@ -178,15 +179,25 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
     return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)
 
 
-def _one_launch(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], kept: tuple[int, ...],
-                m: int, k: int, op: str, acc: np.dtype, out: np.dtype, place: CLPlace, expr: Any,
-                divisor: int | None) -> Any:
-    """The CPU plan: one column kernel, or one row kernel (finishing its partials itself when P > 1)."""
+_columns: dict[tuple, bool] = {}  # (trace key, shape, axes) -> _columns_first
+
+
+def _one_launch(roots: Sequence[Term], tr: fuse.Trace, shape: tuple[int, ...], axes: tuple[int, ...],
+                kept: tuple[int, ...], m: int, k: int, op: str, acc: np.dtype, out: np.dtype, place: CLPlace,
+                expr: Any, divisor: int | None) -> Any:
+    """The CPU plan: one column kernel, or one row kernel (finishing its partials itself when P > 1).
+    ``tr``: the trace of ``roots`` (its key fixes the inputs' shapes and strides, so the kernel form)."""
     arg = op in ("argmax", "argmin")
-    perm, parts, counters, work, red = _cpu_plan(place, m, k, _columns_first(roots, shape, axes, m), kept,
-                                                 tuple(axes), op, acc, divisor is not None)
+    axes = tuple(axes)
+    ckey = (tr.key, shape, axes)
+    columns = _columns.get(ckey)
+    if columns is None:
+        if len(_columns) >= 4096:
+            _columns.clear()
+        columns = _columns[ckey] = _columns_first(roots, shape, axes, m)
+    perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, divisor is not None)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
     scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage != "first" else []
     execute.run(roots, results + scratch, place, expr, "mean" if divisor is not None else op, shape=shape, perm=perm,
-                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()))
+                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
     return results[-1].alloc
