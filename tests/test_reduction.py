@@ -703,3 +703,50 @@ def test_bad_axis():
     with pytest.raises(AxisError):
         da.sum(da.asarray(np.float32(1)), axis=0)
     assert da.sum(x).get() == 15.0
+
+
+# -- prepared launches ----------------------------------------------------------------------------
+
+def _reuse_cases(xp, a, b, k, s):
+    """Reductions of one structure each, whose offsets (k) and fused scalar (s) change per call."""
+    return [xp.sum(a[k:k + 100]), xp.mean(a[k:k + 100]), xp.argmax(a[k:k + 100]), xp.max(a[k:k + 100] * s + 1),
+            xp.sum(b[k:k + 20], axis=0), xp.min(b[k:k + 20].T, axis=1), xp.argmin(b[:, k:k + 30], axis=0),
+            xp.sum((b[k:k + 20] - s) * s, axis=1)]
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("form", ["device", "interleaved"])
+def test_prepared_reduction_reuse(monkeypatch, form):
+    """A reduction whose structure was launched before reuses execute's prepared launch: slices
+    of one array at new offsets, new scalars in a fused input, new outputs (and scratch) give
+    NumPy's results, and the repeated calls fuse and compile nothing and launch the same kernels."""
+    import darray.lazy.reduce as reduce_mod
+    from darray.lazy import execute
+
+    if form == "interleaved":
+        monkeypatch.setattr(reduce_mod, "_chunked", lambda place: False)
+    rng = np.random.default_rng(21)
+    a = rng.integers(-9, 9, 1000).astype(np.float32)  # small integers: exact in any order, argmax ties
+    b = rng.integers(-9, 9, (64, 70)).astype(np.float32)
+    ad, bd = da.asarray(a), da.asarray(b)
+
+    def check(k, s):
+        with da.profile() as p:
+            got = _reuse_cases(da, ad, bd, k, s)
+            da.eval(*got)
+            da.synchronize()
+        for g, w in zip(got, _reuse_cases(np, a, b, k, s)):
+            assert_same(g, np.asarray(w))
+        return p
+
+    first = check(0, 2.0)
+    fused = []
+    real_fuse = execute.fuse
+    monkeypatch.setattr(execute, "fuse", lambda *a, **kw: fused.append(1) or real_fuse(*a, **kw))
+    prepared, kernels = len(execute._prepared), len(execute._kernels)
+    for k, s in [(1, -3.0), (17, 0.5), (40, 4.0), (7, -1.0)]:
+        p = check(k, s)
+        assert p.compiles == [] and fused == [], (k, s)
+        assert [r.name for r in p.launches if r.name != "reduce_scratch"] == \
+            [r.name for r in first.launches if r.name != "reduce_scratch"]
+    assert (len(execute._prepared), len(execute._kernels)) == (prepared, kernels)
