@@ -618,3 +618,19 @@ def test_reader_registrations_stay_bounded(place):
             y.eval()
     assert len(lazy_eval._readers.get(id(a._alloc), {})) < 2 * lazy_eval.PRUNE_AT
     np.testing.assert_array_equal(y.get(), np.full(16, 4999, np.float32))
+
+
+def test_prepared_launches_hold_no_buffers(place):
+    """execute's cache of prepared launches (elementwise graphs and reductions) keeps argument
+    layouts, not the buffers of the launch that made them: freed arrays' memory is not pinned."""
+    import pyopencl as cl
+
+    h, x = arr(place, (300, 40))
+    y = (x * 3 + 1).sum(axis=0)
+    z = da.sin(x) - x
+    da.eval(y, z)
+    np.testing.assert_allclose(y.get(), (h * 3 + 1).sum(axis=0), rtol=1e-5)
+    assert execute._prepared
+    for p in execute._prepared.values():
+        if p is not None:
+            assert not any(isinstance(v, cl.MemoryObjectHolder) for v in p.args)
