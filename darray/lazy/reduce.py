@@ -13,6 +13,9 @@ partial results and counters in a per-stream scratch allocation (see :func:`_scr
 
 Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
 ``combine`` passes fold them (splitting only to keep chunks at most ``MAX_CHUNK`` long).
+
+Every launch goes through :func:`.execute.run` with its layout (shape, perm, Reduction, work,
+K, P): a reduction of a structure seen before reuses its prepared kernel and arguments.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from ..alloc import allocate
 from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import execute, fuse
-from .graph import Input, Term, walk
+from .graph import Input, Term
 from .reduce_render import COLUMNS
 from .spec import Reduction
 
@@ -69,17 +72,16 @@ def _is_cpu(place: CLPlace) -> bool:
     return runtime(place).info.type == "CPU"
 
 
-def _columns_first(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
-    """Whether the inputs' innermost axis in memory (smallest non-zero stride) is a kept axis:
+def _columns_first(inputs: Sequence[Input], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
+    """Whether the ``inputs``' innermost axis in memory (smallest non-zero stride) is a kept axis:
     then a column kernel reads neighbouring outputs together instead of walking columns."""
     if m < MIN_COLUMNS or not axes:
         return False
     best: tuple[int, int] | None = None
-    for t in walk(list(roots)):
-        if isinstance(t, Input):
-            for a, (st, size) in enumerate(zip(t.dim.broadcast_to(shape).strides, shape)):
-                if size > 1 and st and (best is None or abs(st) < best[0]):
-                    best = (abs(st), a)
+    for t in inputs:
+        for a, (st, size) in enumerate(zip(t.dim.broadcast_to(shape).strides, shape)):
+            if size > 1 and st and (best is None or abs(st) < best[0]):
+                best = (abs(st), a)
     return best is not None and best[1] not in axes
 
 
@@ -194,7 +196,7 @@ def _one_launch(roots: Sequence[Term], tr: fuse.Trace, shape: tuple[int, ...], a
     if columns is None:
         if len(_columns) >= 4096:
             _columns.clear()
-        columns = _columns[ckey] = _columns_first(roots, shape, axes, m)
+        columns = _columns[ckey] = _columns_first(tr.inputs, shape, axes, m)
     perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, divisor is not None)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
     scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage != "first" else []
