@@ -106,10 +106,11 @@ class Prepared:
             kernel.set_args(*args)
             return cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize, wait_for=wait_for)
 
-        sched.launch(name, enqueue, place=place, reads=allocs[self.nout:], writes=allocs[:self.nout], nbytes=self.nbytes)
+        nout = self.nout
+        sched.launch(name, enqueue, place=place, reads=allocs[nout:], writes=allocs[:nout], nbytes=self.nbytes)
 
 
-_prepared: dict[tuple, Prepared | None] = {}  # (place index, trace key, targets, layout) -> ready kernel, None: over budget
+_prepared: dict[tuple, Prepared | None] = {}  # (place, trace key, layout, targets) -> Prepared; None: over budget
 
 
 def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str, *,
