@@ -503,7 +503,7 @@ def test_column_kernel_fewer_groups(monkeypatch):
     reduce_mod._cpu_plan.cache_clear()
     try:
         with monkeypatch.context() as mp:  # plans made for one work-item per group ...
-            mp.setattr(reduce_mod.execute, "LOCAL", {"CPU": 1})
+            mp.setattr(reduce_mod.execute, "LOCAL", {"chunked": 1})
             for op in ops:
                 getattr(da, op)(xd, axis=0).eval()
         for op in ops:  # ... launched in groups of the usual size: fewer groups than tasks

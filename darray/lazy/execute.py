@@ -20,9 +20,21 @@ from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, params, render
 from .spec import KernelSpec, Reduction
 
-LOCAL = {"CPU": 16}         # work-group size by device type (default 64)
-CHUNK = {"CPU": 256}        # elements per work-item of elementwise kernels (default 1)
+LOCAL = {"chunked": 16}     # work-group size by kernel form (default 64)
+CHUNK = {"chunked": 256}    # elements per work-item of elementwise kernels by kernel form (default 1)
 _kernels: dict[tuple[CLPlace, KernelSpec], cl.Kernel] = {}
+
+
+def form(place: CLPlace) -> str:
+    """The kernel form of ``place``: "chunked" (a contiguous run per work-item; see
+    ``DeviceInfo.chunked``), else the device type; ``LOCAL`` and ``CHUNK`` are keyed by it."""
+    info = runtime(place).info
+    return "chunked" if info.chunked else info.type
+
+
+def local_size(place: CLPlace) -> int:
+    """The work-group size of darray's kernels on ``place``."""
+    return LOCAL.get(form(place), 64)
 
 
 def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
@@ -31,7 +43,7 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
     k = _kernels.get(key)
     if k is None:
         if spec.reduce is None:
-            k = runtime(place).programs.kernel(render(spec, expr), KERNEL_NAME)
+            k = runtime(place).programs.kernel(render(spec, expr, runtime(place).info.chunked), KERNEL_NAME)
         else:
             k = runtime(place).programs.kernel(render_reduce(spec, expr), REDUCE_NAME)
         k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
@@ -76,14 +88,14 @@ class Prepared:
     buffers (at ``2k``, kept as None so the cache holds no memory), element offsets (``2k + 1``)
     and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements); the
-    work-group size is read from ``LOCAL`` at each launch."""
+    work-group size is read at each launch."""
 
-    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "kind", "nbytes")
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "form", "nbytes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
-        self.kind = runtime(place).info.type
+        self.form = form(place)
         if work is None:
-            chunk = CHUNK.get(self.kind, 1)
+            chunk = CHUNK.get(self.form, 1)
             work, extra = -(-plan.n // chunk), (chunk,)
         self.work = work
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
@@ -99,7 +111,7 @@ class Prepared:
 
     def launch(self, args: list, allocs: list, place: CLPlace, name: str) -> None:
         """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
-        kernel, local = self.kernel, LOCAL.get(self.kind, 64)
+        kernel, local = self.kernel, LOCAL.get(self.form, 64)
         gsize, lsize = (-(-self.work // local) * local,), (local,)
 
         def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:

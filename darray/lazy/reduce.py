@@ -62,14 +62,10 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
 
 
 def _chunked(place: CLPlace) -> bool:
-    """Chunked one-launch kernels on CPU devices; interleaved passes on others.
-    (Tests patch this to run the GPU form on a CPU device.)"""
-    return _is_cpu(place)
-
-
-@lru_cache(maxsize=None)
-def _is_cpu(place: CLPlace) -> bool:
-    return runtime(place).info.type == "CPU"
+    """Chunked one-launch kernels on devices that run chunked kernels (``DeviceInfo.chunked``:
+    PoCL's CPU device); interleaved passes on others (GPUs, Intel's CPU runtime, whose compiler
+    vectorises across work-items). (Tests patch this to run the other form.)"""
+    return runtime(place).info.chunked
 
 
 def _columns_first(inputs: Sequence[Input], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
@@ -175,7 +171,7 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
     if columns:
         stripes = -(-m // COLUMNS)
         parts = max(1, min(max(-(-TASKS * info.compute_units // stripes), -(-k // MAX_BAND)), k // MIN_BAND))
-        work = stripes * parts * execute.LOCAL.get(info.type, 64)  # one task per work-group
+        work = stripes * parts * execute.local_size(place)  # one task per work-group
         return tuple(sorted(axes)) + kept, parts, stripes, work, Reduction(op, acc, "columns", mean, True)
     parts = partitions(place, m, k)
     return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)

@@ -60,6 +60,10 @@ def _uses_double(spec: KernelSpec) -> bool:
     return any(d in (np.dtype("float64"), np.dtype("complex128")) for d in _dtypes(spec))
 
 
+def _uses_half(spec: KernelSpec) -> bool:
+    return np.dtype("float16") in _dtypes(spec)
+
+
 def _uses_complex(spec: KernelSpec) -> bool:
     return any(d.kind == "c" for d in _dtypes(spec))
 
@@ -95,6 +99,8 @@ def prologue(spec: KernelSpec) -> list[str]:
     lines = []
     if _uses_double(spec):
         lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define DARRAY_FP64 1")
+    if _uses_half(spec):
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#define DARRAY_FP16 1")
     lines.append(header("elementwise.h"))
     if _uses_complex(spec):
         lines.append(header("complex.h"))
@@ -176,17 +182,25 @@ def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
     return lines
 
 
-def render(spec: KernelSpec, expr: ExprFn) -> str:
+def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
     """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code.
-    Contiguous float kernels of vector-safe ops run whole blocks with float8/double8 code first
-    (PoCL does not vectorise scalar transcendental calls), then the rest element by element."""
+
+    ``chunked`` (PoCL's CPU device): each work-item runs ``ch`` consecutive elements, contiguous
+    float kernels of vector-safe ops in float8 blocks first (PoCL does not vectorise scalar
+    transcendental calls), then the rest one by one. Otherwise (GPUs, Intel's CPU runtime,
+    whose compiler vectorises across work-items and not loops of varying length) one element
+    per work-item, ``ch`` unused."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
-    lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
-    lines.append(f"    {idx} g = start;")
-    if vector_width(spec, expr) > 1:
-        lines += _vector_block(spec, expr)
-    lines.append("    for (; g < end; g++) {")
+    if chunked:
+        lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
+        lines.append(f"    {idx} g = start;")
+        if vector_width(spec, expr) > 1:
+            lines += _vector_block(spec, expr)
+        lines.append("    for (; g < end; g++) {")
+    else:
+        lines.append(f"    const {idx} g = get_global_id(0);")
+        lines.append("    if (g < n) {")
     body, dtypes = value_lines(spec, expr, pad="        ")
     lines += body
     for k, (op, ref) in enumerate(spec.outputs):

@@ -33,6 +33,14 @@ class DeviceInfo:
         return asdict(self)
 
     @property
+    def chunked(self) -> bool:
+        """Whether kernels give each work-item a contiguous run of elements: CPU devices other
+        than Intel's runtime (PoCL runs one work-item per element slowly and does not vectorise
+        scalar transcendentals); Intel's compiler vectorises across work-items, GPUs coalesce
+        neighbouring work-items, so both get one element per work-item."""
+        return self.type == "CPU" and "Intel" not in self.platform
+
+    @property
     def rank(self) -> int:
         """Preference for the default device: GPU, then Intel's CPU runtime, then PoCL, then others."""
         if self.type == "GPU":

@@ -88,6 +88,9 @@ DARRAY_FLOAT_HELPERS(float)
 #ifdef DARRAY_FP64
 DARRAY_FLOAT_HELPERS(double)
 #endif
+#ifdef DARRAY_FP16
+DARRAY_FLOAT_HELPERS(half)
+#endif
 
 /* float sin/cos/tan, darray's own: PoCL 3.0's float8 built-ins run at ~0.75 G elements/s on
  * 2 cores (and are wrong in lanes with |x| < 2^-7 when another lane needs the large-argument
