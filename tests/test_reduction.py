@@ -545,6 +545,71 @@ def test_interleaved_form(monkeypatch):
     assert abs(float(da.sum(da.asarray(f)).get()) - ref) / ref < 4e-7
 
 
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("local", [None, 4])
+def test_group_form(monkeypatch, local):
+    """The work-group row form (Intel's CPU runtime: the first SIMD group of a work-group walks
+    its task interleaved, a local-memory tree, the last task folds the partials), run on
+    whatever device is here: one task per output (stage ``group``) and several (``groups``),
+    NaN and first-index ties across lanes and tasks, integers, complex, mean, strided and fused
+    inputs, float32 accuracy; ``local=4``: work-groups smaller than a SIMD group (several lanes
+    per work-item)."""
+    import darray.lazy.reduce as reduce_mod
+
+    place = da.place.current()
+    if getattr(place, "index", None) is None or da.place.get_device_properties(place.index)["type"] != "CPU":
+        pytest.skip("one-launch plans are the CPU device form")
+    monkeypatch.setattr(reduce_mod, "_grouped", lambda place: True)
+    # every op and strided inputs too (the plan keeps the form to dense sums and products)
+    monkeypatch.setattr(reduce_mod, "GROUP_OPS", ("sum", "prod", "max", "min", "any", "all", "argmax", "argmin"))
+    monkeypatch.setattr(reduce_mod, "_dense", lambda inputs, shape: True)
+    monkeypatch.setattr(reduce_mod, "_columns", {})
+    if local is not None:
+        monkeypatch.setitem(reduce_mod.execute.LOCAL, reduce_mod.execute.form(place), local)
+    real_plan = reduce_mod._cpu_plan
+    real_plan.cache_clear()
+    try:
+        rng = np.random.default_rng(31)
+        stages = set()
+        monkeypatch.setattr(reduce_mod, "_cpu_plan", lambda *a: stages.add(real_plan(*a)[4].stage) or real_plan(*a))
+        x = rng.integers(-3, 4, (40, 3000)).astype(np.float32)
+        x[[2, 5], [17, 2999]] = 9  # ties in different lanes: the first wins
+        x[7, [33, 1000, 2000]] = np.nan
+        x[9, :] = -np.inf
+        xd = da.asarray(x)
+        for op in ("sum", "prod", "max", "min", "argmax", "argmin", "mean", "any", "all"):
+            _same_or_raises(op, xd, x, {"rtol": 1e-5} if op in ("mean", "prod") else None, axis=1)
+            _same_or_raises(op, xd[:, 5:], x[:, 5:], {"rtol": 1e-5} if op in ("mean", "prod") else None, axis=1)
+            for row in (2, 5, 7, 9):
+                _same_or_raises(op, xd[row], x[row], {"rtol": 1e-5} if op == "mean" else None)
+        n = np.zeros(300_000, np.float32)
+        n[[777, 150_000, 299_999]] = np.nan
+        n[[5, 200_000]] = 3
+        for op in ("argmax", "max", "argmin", "min", "sum"):
+            _same_or_raises(op, da.asarray(n), n)
+            _same_or_raises(op, da.asarray(-n), -n)
+        i = rng.integers(-2**40, 2**40, (3, 5000))
+        for op in ("sum", "max", "argmin"):
+            _same_or_raises(op, da.asarray(i), i, axis=1)
+            _same_or_raises(op, da.asarray(i.astype(np.int8)), i.astype(np.int8), axis=1)
+        c = (rng.standard_normal((2, 4000)) + 1j * rng.standard_normal((2, 4000))).astype(np.complex64)
+        _same_or_raises("sum", da.asarray(c), c, {"rtol": 1e-5}, axis=1)
+        _same_or_raises("argmax", da.asarray(c), c, axis=1)
+        a = rng.standard_normal((600, 500)).astype(np.float32)
+        b = rng.standard_normal((600, 500)).astype(np.float32)
+        ad, bd = da.asarray(a), da.asarray(b)
+        assert_same(da.sum(ad.T * 2 + bd.T, axis=1), (a.T * 2 + b.T).sum(axis=1), rtol=1e-4, atol=1e-3)
+        assert_same(da.sum(ad[::2, ::3] * bd[::2, ::3]), (a[::2, ::3] * b[::2, ::3]).sum(), rtol=1e-4)
+        assert_same(da.argmin(ad[:, ::-1], axis=1), a[:, ::-1].argmin(axis=1))
+        f = rng.random(2 * 10**6, dtype=np.float32)
+        ref, scale = f.sum(dtype=np.float64), np.abs(f).sum(dtype=np.float64)
+        err = abs(float(da.sum(da.asarray(f)).get()) - ref) / scale
+        assert err <= 4 * abs(float(f.sum()) - ref) / scale + 4 * 2.0**-24, err
+        assert {"group", "groups"} <= stages, stages
+    finally:
+        real_plan.cache_clear()
+
+
 # -- var, std, count_nonzero, methods -----------------------------------------------------------
 
 @given(data=st.data())

@@ -10,6 +10,9 @@ work-item of each output folds the partials (stage ``rows``). When the kept axes
 in memory (``sum(x, axis=0)``), a column kernel streams whole rows instead (stage ``columns``:
 about ``TASKS`` tasks per compute unit, bands of at most ``MAX_BAND`` rows). Both keep their
 partial results and counters in a per-stream scratch allocation (see :func:`_scratch`).
+On CPU runtimes that vectorise across work-items (Intel's; see :func:`_grouped`), dense sums
+and products over trailing axes use a row kernel whose tasks go to work-groups instead
+(stages ``group``, ``groups``: see ``reduce_render._render_groups``).
 
 Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
 ``combine`` passes fold them (splitting only to keep chunks at most ``MAX_CHUNK`` long).
@@ -34,7 +37,7 @@ from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import execute, fuse
 from .graph import Input, Term
-from .reduce_render import COLUMNS
+from .reduce_render import COLUMNS, GROUP
 from .spec import Reduction
 
 MIN_CHUNK = 16
@@ -45,6 +48,8 @@ MAX_CHUNK = 4096
 CPU_CHUNK = 65536  # float sums fold such a chunk in three levels of blocks (see reduce_render._lanes)
 CPU_ITEMS = 64
 TASKS = 4         # column tasks per compute unit
+GROUP_ROWS = 4    # group kernels: only for tasks of at least this many rows of a work-group's width
+GROUP_OPS = ("sum", "prod")  # and only these (max/argmax measured slower there than chunked on Intel)
 _INT64 = np.dtype(np.int64)
 _INT32 = np.dtype(np.int32)
 
@@ -67,6 +72,25 @@ def _chunked(place: CLPlace) -> bool:
     copy bandwidth with the interleaved passes, 0.25x (rows) and 0.86x (columns) chunked.)
     Tests patch this to run the other form."""
     return runtime(place).info.type == "CPU"
+
+
+def _grouped(place: CLPlace) -> bool:
+    """Row kernels whose tasks go to work-groups walking them interleaved (stages ``group`` and
+    ``groups``) on CPU runtimes that vectorise across work-items (``info.chunked`` False:
+    Intel's), where a contiguous chunk per work-item measured 0.3x the copy bandwidth (the
+    group form: 0.8-1.2x). Only for sums and products of dense inputs (``_dense``) over the
+    trailing axes: strided inputs (a division per element) and max/argmax measured slower in
+    that form than chunked. Tests patch this to run that form on any device."""
+    return not runtime(place).info.chunked
+
+
+def _dense(inputs: Sequence[Input], shape: tuple[int, ...]) -> bool:
+    """Whether every input, broadcast to ``shape``, is C-contiguous or a single element."""
+    for t in inputs:
+        d = t.dim.broadcast_to(shape)
+        if not (d.is_c_contiguous or not any(d.strides)):
+            return False
+    return True
 
 
 def _columns_first(inputs: Sequence[Input], shape: tuple[int, ...], axes: tuple[int, ...], m: int) -> bool:
@@ -166,8 +190,10 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
 
 @lru_cache(maxsize=1024)
 def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ...], axes: tuple[int, ...],
-              op: str, acc: np.dtype, mean: bool) -> tuple[tuple[int, ...], int, int, int, Reduction]:
-    """(perm, parts, counters, work, Reduction) of a CPU reduction (see the module docstring)."""
+              op: str, acc: np.dtype, mean: bool,
+              dense: bool = False) -> tuple[tuple[int, ...], int, int, int, Reduction]:
+    """(perm, parts, counters, work, Reduction) of a CPU reduction (see the module docstring);
+    ``dense``: the inputs are C-contiguous or single elements (the group form may apply)."""
     info = runtime(place).info
     if columns:
         stripes = -(-m // COLUMNS)
@@ -175,10 +201,14 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
         work = stripes * parts * execute.local_size(place)  # one task per work-group
         return tuple(sorted(axes)) + kept, parts, stripes, work, Reduction(op, acc, "columns", mean, True)
     parts = partitions(place, m, k)
+    trailing = kept + axes == tuple(range(len(kept) + len(axes)))
+    if _grouped(place) and dense and trailing and op in GROUP_OPS and k >= parts * GROUP * GROUP_ROWS:
+        work = m * parts * execute.local_size(place)  # one task per work-group
+        return kept + axes, parts, m, work, Reduction(op, acc, "group" if parts == 1 else "groups", mean, False)
     return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)
 
 
-_columns: dict[tuple, bool] = {}  # (trace key, shape, axes) -> _columns_first
+_columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_columns_first, _dense)
 
 
 def _one_launch(roots: Sequence[Term], tr: fuse.Trace, shape: tuple[int, ...], axes: tuple[int, ...],
@@ -189,14 +219,15 @@ def _one_launch(roots: Sequence[Term], tr: fuse.Trace, shape: tuple[int, ...], a
     arg = op in ("argmax", "argmin")
     axes = tuple(axes)
     ckey = (tr.key, shape, axes)
-    columns = _columns.get(ckey)
-    if columns is None:
+    form = _columns.get(ckey)
+    if form is None:
         if len(_columns) >= 4096:
             _columns.clear()
-        columns = _columns[ckey] = _columns_first(tr.inputs, shape, axes, m)
-    perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, divisor is not None)
+        form = _columns[ckey] = (_columns_first(tr.inputs, shape, axes, m), _dense(tr.inputs, shape))
+    columns, dense = form
+    perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, divisor is not None, dense)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
-    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage != "first" else []
+    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage not in ("first", "group") else []
     execute.run(roots, results + scratch, place, expr, "mean" if divisor is not None else op, shape=shape, perm=perm,
                 reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
     return results[-1].alloc
