@@ -197,15 +197,7 @@ class Pool:
         try:
             if self.deferred:
                 self._drain()
-            # _cache, inlined: this is every op's path
-            block.pending = pending  # type: ignore[union-attr]
-            self.in_use -= block.size  # type: ignore[union-attr]
-            self.n_frees += 1
-            stack = self.cached.get(block.want)  # type: ignore[union-attr]
-            if stack is None:
-                self.cached[block.want] = [block]  # type: ignore[union-attr,list-item]
-            else:
-                stack.append(block)  # type: ignore[arg-type]
+            self._cache(block, pending)  # type: ignore[arg-type]
         finally:
             lock.release()
 
