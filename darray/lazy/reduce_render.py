@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 from ..dtypes import ctype
-from .render import ExprFn, cast, prologue, ref_name, signature, value_lines, vector_ref, vector_values
+from .render import ExprFn, body_lines, cast, prologue, ref_name, signature, value_lines, vector_ref, vector_values
 from .spec import Instr, KernelSpec, Ref
 
 REDUCE_NAME = "reduce"
@@ -450,14 +450,8 @@ def _values_at(spec: KernelSpec, expr: ExprFn, row: str) -> tuple[list[str], str
     index = {"c": "in{i}_o + g", "0": "in{i}_o", "s": "in{i}_o + ro" + row + "_{i} + co{i}"}
     lines = [f"const {ctype(op.dtype)} v{i} = in{i}[{index[op.pattern].format(i=i)}];"
              for i, op in enumerate(spec.inputs)]
-    dtypes = {("in", i): op.dtype for i, op in enumerate(spec.inputs)}
-    dtypes.update({("sc", i): dt for i, dt in enumerate(spec.scalars)})
-    for i, ins in enumerate(spec.body):
-        arg_dts = tuple(dtypes[a] for a in ins.args)
-        names = tuple(ref_name(a) for a in ins.args)
-        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
-        lines.append(f"const {ctype(ins.dtype)} t{i} = {code};")
-        dtypes[("t", i)] = ins.dtype
+    dtypes: dict[Ref, np.dtype] = {("in", i): op.dtype for i, op in enumerate(spec.inputs)}
+    lines += body_lines(spec, expr, dtypes)
     ref = spec.outputs[0][1]
     return lines, cast(dtypes[ref], red.acc, ref_name(ref))
 

@@ -25,7 +25,7 @@ def cast(src: np.dtype, dst: np.dtype, x: str) -> str:
     """C expression converting ``x`` from ``src`` to ``dst`` with NumPy's astype semantics."""
     if src == dst:
         return x
-    st, dt = ctype(src), ctype(dst)
+    dt = ctype(dst)
     if dst.kind == "b":
         return f"(uchar)(({x}).x != 0 || ({x}).y != 0)" if src.kind == "c" else f"(uchar)(({x}) != 0)"
     if dst.kind == "c":
@@ -124,14 +124,22 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ") -> tuple[list
     for k, op in enumerate(spec.inputs):
         lines.append(f"const {ctype(op.dtype)} v{k} = in{k}[{_index(spec, op, f'in{k}')}];")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
+    lines += body_lines(spec, expr, dtypes)
+    return [pad + line for line in lines], dtypes
+
+
+def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype]) -> list[str]:
+    """The SSA steps ``const T t<k> = ...;`` of ``spec`` (scalar code). ``dtypes`` holds the
+    inputs' dtypes and gains the scalars' and each step's."""
     dtypes.update({("sc", k): dt for k, dt in enumerate(spec.scalars)})
+    lines = []
     for k, ins in enumerate(spec.body):
         arg_dts = tuple(dtypes[a] for a in ins.args)
         names = tuple(ref_name(a) for a in ins.args)
         code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
         lines.append(f"const {ctype(ins.dtype)} t{k} = {code};")
         dtypes[("t", k)] = ins.dtype
-    return [pad + line for line in lines], dtypes
+    return lines
 
 
 _FLOAT32 = np.dtype(np.float32)
