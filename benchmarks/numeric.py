@@ -138,6 +138,10 @@ def chain(run: Run) -> None:
                 repeat=run.pick(5, 3), sync=["darray"])
     run.ratio("sin_chain_darray/numpy", t["numpy"] / t["darray"], label="chain with sin(d): speed vs NumPy",
               target=">= 2")
+    dev = device_seconds(lambda: _sin_chain(da, *arrs).eval(), repeat=run.pick(5, 3))
+    intel = "Intel" in runtime(run.place).info.platform  # issue 5 sets this target on Intel's runtime
+    run.ratio("sin_chain_bandwidth/copy", 6 * n * 4 / dev / 1e9 / device_copy_bandwidth(run),
+              label="chain with sin(d): bandwidth / copy", target=">= 0.8" if intel else None)
 
 
 @case("fused_dot_16M", family="lazy")
