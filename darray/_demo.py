@@ -1,0 +1,379 @@
+"""``python -m darray demo``: a short showcase, every step checked against NumPy and timed.
+
+Steps are small functions registered with :func:`demo_step` and run in order; prints OK/FAIL
+per step and exits non-zero on any FAIL. A feature adds its step at the end of this file.
+Timings are best-of-3 wall times; darray's include waiting for the device.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+
+# -- demo ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Demo:
+    """What a demo step gets: the place, NumPy checks and timers. Failed checks fail the step."""
+
+    place: Any
+    failures: list[str] = field(default_factory=list)
+    darray_s: float = 0.0
+    numpy_s: float = 0.0
+    extra: list[str] = field(default_factory=list)
+
+    def check(self, what: str, got: Any, want: Any, *, rtol: float = 0.0, atol: float = 0.0) -> None:
+        """``got`` (a DArray or NumPy value) equals ``want`` in shape, dtype and values."""
+        got_np = np.asarray(got)
+        want_np = np.asarray(want)
+        if got_np.shape != want_np.shape:
+            self.failures.append(f"{what}: shape {got_np.shape} != {want_np.shape}")
+        elif got_np.dtype != want_np.dtype:
+            self.failures.append(f"{what}: dtype {got_np.dtype} != {want_np.dtype}")
+        elif rtol or atol:
+            if not np.allclose(got_np, want_np, rtol=rtol, atol=atol, equal_nan=True):
+                self.failures.append(f"{what}: values differ")
+        elif not np.array_equal(got_np, want_np, equal_nan=got_np.dtype.kind in "fc"):
+            self.failures.append(f"{what}: values differ")
+
+    def expect(self, what: str, ok: bool) -> None:
+        if not ok:
+            self.failures.append(what)
+
+    def time_darray(self, fn: Callable[[], Any], repeat: int = 3) -> Any:
+        """Run ``fn`` (device work synchronized); adds the best time to the step's darray time."""
+        out, t = _best(fn, repeat, sync=True)
+        self.darray_s += t
+        return out
+
+    def time_numpy(self, fn: Callable[[], Any], repeat: int = 3) -> Any:
+        out, t = _best(fn, repeat, sync=False)
+        self.numpy_s += t
+        return out
+
+    def show(self, text: str) -> None:
+        """Print ``text`` under the step's line (tables, stats)."""
+        self.extra.append(text)
+
+
+def _best(fn: Callable[[], Any], repeat: int, sync: bool) -> tuple[Any, float]:
+    import darray as da
+
+    best = float("inf")
+    out = None
+    for _ in range(max(1, repeat)):
+        if sync:
+            da.synchronize()
+        t0 = time.perf_counter()
+        out = fn()
+        if sync:
+            if isinstance(out, da.DArray):
+                out.eval()
+            da.synchronize()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+DemoFn = Callable[[Demo], str]
+DEMO_STEPS: list[tuple[str, DemoFn]] = []
+
+
+def demo_step(title: str) -> Callable[[DemoFn], DemoFn]:
+    """Register ``fn(demo) -> detail`` as the next demo step."""
+
+    def deco(fn: DemoFn) -> DemoFn:
+        DEMO_STEPS.append((title, fn))
+        return fn
+
+    return deco
+
+
+def _ms(t: float) -> str:
+    return f"{t * 1e3:9.2f} ms" if t else f"{'-':>12}"
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import darray as da
+
+    place = da.place.default()
+    name = f" ({da.place.get_device_name(place.index)})" if isinstance(place, da.CLPlace) else ""
+    print(f"darray {da.__version__} demo on {place}{name}; every step checked against NumPy")
+    print(f"{'step':<24} {'':4} {'darray':>12} {'numpy':>12}  detail")
+    steps = [s for s in DEMO_STEPS if not args.only or any(o in s[0] for o in args.only)]
+    t0 = time.perf_counter()
+    failed = 0
+    for title, fn in steps:
+        demo = Demo(place)
+        try:
+            detail = fn(demo) or ""
+        except Exception as err:  # a broken feature fails its step; the demo goes on
+            demo.failures.append(f"{type(err).__name__}: {err}")
+            detail = ""
+        ok = not demo.failures
+        failed += not ok
+        text = detail if ok else "; ".join(demo.failures)
+        print(f"{title:<24} {'OK' if ok else 'FAIL':4} {_ms(demo.darray_s)} {_ms(demo.numpy_s)}  {text}", flush=True)
+        for block in demo.extra:
+            print("    " + block.replace("\n", "\n    "))
+    total = time.perf_counter() - t0
+    print(f"demo: {len(steps)} steps, {len(steps) - failed} OK, {failed} FAIL in {total:.1f} s")
+    return 1 if failed else 0
+
+
+# Demo steps, in order. Timings are best-of-3 wall times: darray's include waiting for the
+# device. Later features append their steps at the end of this list.
+
+
+@demo_step("creation")
+def _demo_creation(d: Demo) -> str:
+    import darray as da
+
+    p = d.place
+    d.check("zeros", d.time_darray(lambda: da.zeros((256, 256), dtype="float32", device=p)),
+            d.time_numpy(lambda: np.zeros((256, 256), dtype="float32")))
+    d.check("ones int32", da.ones((3, 5), dtype="int32", device=p), np.ones((3, 5), dtype="int32"))
+    d.check("full", da.full((4, 3), 7.5, dtype="float32", device=p), np.full((4, 3), 7.5, dtype="float32"))
+    d.check("arange", da.arange(10, device=p), np.arange(10))
+    d.check("arange step", da.arange(0, 2, 0.25, dtype="float32", device=p), np.arange(0, 2, 0.25, dtype="float32"))
+    d.check("linspace", da.linspace(0, 1, 7, dtype="float32", device=p), np.linspace(0, 1, 7, dtype="float32"))
+    d.check("eye k=1", da.eye(4, 5, k=1, dtype="int32", device=p), np.eye(4, 5, k=1, dtype="int32"))
+    x = da.full((2, 3), 2, dtype="int16", device=p)
+    d.check("zeros_like", da.zeros_like(x), np.zeros((2, 3), "int16"))
+    d.check("full_like", da.full_like(x, 9), np.full((2, 3), 9, "int16"))
+    d.check("empty_like shape", np.array(da.empty_like(x).shape), np.array((2, 3)))
+    return "zeros, ones, full, arange, linspace, eye, *_like"
+
+
+@demo_step("asarray round trip")
+def _demo_roundtrip(d: Demo) -> str:
+    import darray as da
+
+    rng = np.random.default_rng(0)
+    host = rng.standard_normal(1 << 22).astype(np.float32)  # 16 MiB
+    back = d.time_darray(lambda: np.asarray(da.asarray(host, device=d.place)))
+    d.time_numpy(lambda: np.array(host, copy=True))
+    d.check("float32 16 MiB", back, host)
+    cases = {
+        "int16 2-D": rng.integers(-1000, 1000, (37, 53)).astype(np.int16),
+        "transposed": rng.standard_normal((5, 7)).astype(np.float32).T,
+        "negative step": np.arange(40, dtype=np.int64)[::-3],
+        "bool": rng.random(33) > 0.5,
+        "uint8 rank 5": rng.integers(0, 255, (2, 3, 1, 2, 3)).astype(np.uint8),
+        "0-d": np.array(3.5, dtype=np.float32),
+        "empty": np.zeros((0, 4), np.float32),
+        "complex64": (rng.standard_normal(9) + 1j * rng.standard_normal(9)).astype(np.complex64),
+    }
+    for what, h in cases.items():
+        d.check(what, da.asarray(h, device=d.place).get(), h)
+    d.check("nested list", da.asarray([[1, 2], [3, 4]], device=d.place), np.asarray([[1, 2], [3, 4]]))
+    return f"NumPy -> darray -> NumPy exact: 16 MiB float32 and {len(cases) + 1} dtypes/layouts"
+
+
+@demo_step("views, slice assignment")
+def _demo_views(d: Demo) -> str:
+    import darray as da
+
+    h = np.arange(48, dtype=np.float32).reshape(6, 8)
+    x = da.asarray(h, device=d.place)
+    views = {
+        "x[1:, ::2]": (lambda a: a[1:, ::2]),
+        "x[::-1, 3]": (lambda a: a[::-1, 3]),
+        "x[..., None]": (lambda a: a[..., None]),
+        "x.T": (lambda a: a.T),
+        "x[2]": (lambda a: a[2]),
+        "x[-2:, -3::-2]": (lambda a: a[-2:, -3::-2]),
+    }
+    for what, f in views.items():
+        d.check(what, f(x), f(h))
+    row = np.arange(4, dtype=np.float32) * 10
+    for a, r in ((x, da.asarray(row, device=d.place)), (h, row)):
+        a[1:, ::2] = r            # broadcast a row into a strided view
+        a[0] = -1.0               # a scalar into a row
+        a[::-1, 7] = a[:, 0]      # a view of itself, reversed, into a column
+        a[2:4, 1:3] = 5
+    d.check("after slice assignment", x, h)
+    big = da.zeros((2048, 2048), dtype="float32", device=d.place)
+    hb = np.zeros((2048, 2048), dtype="float32")
+    d.time_darray(lambda: big.__setitem__((slice(None), slice(None, None, 2)), 3.0))
+    d.time_numpy(lambda: hb.__setitem__((slice(None), slice(None, None, 2)), 3.0))
+    d.check("x[:, ::2] = 3 (2048x2048)", big, hb)
+    return f"{len(views)} views and 4 assignments match NumPy; timed x[:, ::2] = 3 on 2048x2048"
+
+
+@demo_step("astype")
+def _demo_astype(d: Demo) -> str:
+    import darray as da
+
+    h = np.linspace(-4.5, 4.5, 1 << 20, dtype=np.float32)
+    x = da.asarray(h, device=d.place)
+    d.check("float32 -> int32", d.time_darray(lambda: x.astype("int32")), d.time_numpy(lambda: h.astype("int32")))
+    d.check("float32 -> bool", x.astype("bool"), h.astype("bool"))
+    d.check("strided float32 -> int8", x[::2].astype("int8"), h[::2].astype("int8"))
+    i = da.asarray(np.arange(-5, 5, dtype=np.int64), device=d.place)
+    d.check("int64 -> float32", i.astype("float32"), np.arange(-5, 5, dtype=np.int64).astype("float32"))
+    d.check("int64 -> complex64", i.astype("complex64"), np.arange(-5, 5).astype("complex64"))
+    done = ["float32 -> int32/bool/int8", "int64 -> float32/complex64"]
+    if isinstance(d.place, da.CLPlace):
+        info = da.place.runtime(d.place).info
+        if info.fp64:
+            d.check("float32 -> float64", x.astype("float64"), h.astype("float64"))
+            done.append("float32 -> float64")
+        if info.fp16:
+            d.check("float32 -> float16", x.astype("float16"), h.astype("float16"))
+            done.append("float32 -> float16")
+    return ", ".join(done)
+
+
+@demo_step("allocator")
+def _demo_allocator(d: Demo) -> str:
+    import darray as da
+
+    sizes = [100, 4096, 1 << 20, 5 << 20]
+
+    def churn() -> None:
+        arrays = [da.empty(s // 4, dtype="float32", device=d.place) for s in sizes]
+        del arrays
+
+    churn()
+    before = da.alloc.stats(d.place)
+    d.time_darray(lambda: [churn() for _ in range(100)], repeat=1)
+    after = da.alloc.stats(d.place)
+    d.time_numpy(lambda: [[np.empty(s // 4, np.float32) for s in sizes] for _ in range(100)], repeat=1)
+    new = after["device_allocations"] - before["device_allocations"]
+    hits = after["cache_hits"] - before["cache_hits"]
+    d.show(", ".join(f"{k}={v}" for k, v in after.items()))
+    if not isinstance(d.place, da.CLPlace):
+        return "host memory comes from NumPy (no pool on the CPU place)"
+    d.expect(f"{new} device buffers created by 100 repeated allocations (want 0)", new == 0)
+    d.expect(f"only {hits} cache hits for 400 allocations", hits >= 400)
+    return f"400 allocations of 4 sizes: {hits} cache hits, {new} new device buffers"
+
+
+@demo_step("streams")
+def _demo_streams(d: Demo) -> str:
+    import darray as da
+
+    if not isinstance(d.place, da.CLPlace):
+        return "skipped: streams exist on OpenCL places"
+    h = np.arange(1 << 20, dtype=np.float32)
+    x = da.asarray(h, device=d.place)
+    s1, s2 = da.stream(place=d.place), da.stream(place=d.place)
+
+    def two() -> tuple:
+        with s1:
+            a = x[::2].copy()
+        with s2:
+            b = x[1::2].astype("int32")
+        with s1:
+            a[:10] = b[:10]      # s1 work that reads s2's result: ordered by events
+        return a, b
+
+    a, b = d.time_darray(two)
+    want_a = h[::2].copy()
+    want_a[:10] = h[1::2][:10].astype("int32")
+    d.check("stream 1 result", a, want_a)
+    d.check("stream 2 result", b, h[1::2].astype("int32"))
+    return "two streams, a cross-stream dependency ordered by events"
+
+
+@demo_step("profile")
+def _demo_profile(d: Demo) -> str:
+    import darray as da
+
+    h = np.arange(1 << 22, dtype=np.float32)
+    with da.profile() as p:
+        x = da.asarray(h, device=d.place)
+        y = x.copy()
+        y[::2] = 0.0
+        z = y.astype("int32")
+        out = z.get()
+        da.synchronize()
+    want = h.copy()
+    want[::2] = 0.0
+    d.check("profiled work", out, want.astype("int32"))
+    if isinstance(d.place, da.CLPlace):
+        d.expect("the profiler recorded no launch", len(p.launches) >= 4)
+        d.show(p.table())
+    return f"{len(p.launches)} launches, {len(p.compiles)} compiles, {len(p.allocations)} allocations recorded"
+
+
+@demo_step("elementwise")
+def _demo_elementwise(d: Demo) -> str:
+    import darray as da
+
+    rng = np.random.default_rng(1)
+    ha, hb = (rng.standard_normal(1 << 22).astype(np.float32) for _ in range(2))
+    a, b = da.asarray(ha, device=d.place), da.asarray(hb, device=d.place)
+    d.check("a + b", d.time_darray(lambda: a + b), d.time_numpy(lambda: ha + hb))
+    d.check("sin(a)", d.time_darray(lambda: da.sin(a)), d.time_numpy(lambda: np.sin(ha)), rtol=2e-6, atol=1e-7)
+    hi = rng.integers(-50, 50, 1000).astype(np.int32)
+    i = da.asarray(hi, device=d.place)
+    d.check("int floor_divide, remainder", (i // 7) * 10 + i % -3, (hi // 7) * 10 + hi % -3)
+    hz = (ha[:1000] + 1j * hb[:1000]).astype(np.complex64)
+    d.check("complex exp", da.exp(da.asarray(hz, device=d.place)), np.exp(hz), rtol=1e-5, atol=1e-6)
+    d.check("broadcast, weak scalar", a[:6].reshape(2, 3) * da.asarray(hb[:3], device=d.place) + 1,
+            ha[:6].reshape(2, 3) * hb[:3] + 1)
+    return "timed a + b and sin(a) on 4M float32; integer, complex and broadcast ops"
+
+
+@demo_step("lazy fusion")
+def _demo_fusion(d: Demo) -> str:
+    import darray as da
+
+    rng = np.random.default_rng(2)
+    hosts = [rng.standard_normal(1 << 22).astype(np.float32) for _ in range(5)]
+    a, b, c, e, f = (da.asarray(h, device=d.place) for h in hosts)
+    ha, hb, hc, he, hf = hosts
+    got = d.time_darray(lambda: a * b + c * da.sin(e) - f / 2)
+    d.check("a*b + c*sin(e) - f/2", got, d.time_numpy(lambda: ha * hb + hc * np.sin(he) - hf / 2), rtol=1e-5, atol=1e-5)
+    if not isinstance(d.place, da.CLPlace):
+        return "eager through NumPy on the CPU place"
+    with da.profile() as p:
+        (a * b + c * da.sin(e) - f / 2).eval()
+        dot = (a * b).sum()
+        dot.eval()
+    d.check("(a*b).sum()", float(dot), float(np.dot(ha.astype(np.float64), hb)), rtol=1e-4)
+    kernels = [ln for ln in p.launches if ln.name != "reduce_scratch"]  # scratch is zeroed once, when it grows
+    d.expect(f"{len(kernels)} kernels for the chain and the fused dot (want 2)", len(kernels) == 2)
+    d.show(da.lazy.explain(a * b + 1).split("\n\n")[0])
+    built = sum(not c.from_disk for c in p.compiles)
+    return (f"a 5-op chain with sin: 1 kernel; (a*b).sum(): 1 kernel; {built} kernels built, "
+            f"{len(p.compiles) - built} loaded from the disk cache")
+
+
+@demo_step("reductions")
+def _demo_reductions(d: Demo) -> str:
+    import darray as da
+
+    h = np.random.default_rng(3).standard_normal((2048, 2048)).astype(np.float32)
+    x = da.asarray(h, device=d.place)
+    d.check("sum", d.time_darray(lambda: x.sum()), d.time_numpy(lambda: h.sum()), rtol=1e-4)
+    d.check("sum axis 0", d.time_darray(lambda: x.sum(axis=0)), d.time_numpy(lambda: h.sum(axis=0)), rtol=1e-4,
+            atol=1e-3)
+    d.check("mean axis 1, keepdims", x.mean(axis=1, keepdims=True), h.mean(axis=1, keepdims=True), rtol=1e-4,
+            atol=1e-5)
+    d.check("max axis 0", x.max(axis=0), h.max(axis=0))
+    d.check("argmax axis 1", x.argmax(axis=1), h.argmax(axis=1))
+    d.check("std (ddof=1)", x.std(ddof=1), h.std(ddof=1), rtol=1e-4)
+    d.check("cumulative_sum", da.cumulative_sum(x[0]), np.cumsum(h[0]), rtol=1e-4, atol=1e-3)
+    return "sum, mean, max, argmax, std, cumulative_sum on 2048x2048 float32; timed full and axis-0 sums"
+
+
+@demo_step("matmul")
+def _demo_matmul(d: Demo) -> str:
+    import darray as da
+
+    rng = np.random.default_rng(4)
+    ha, hb = (rng.standard_normal((512, 512)).astype(np.float32) for _ in range(2))
+    a, b = da.asarray(ha, device=d.place), da.asarray(hb, device=d.place)
+    d.check("a @ b", d.time_darray(lambda: a @ b), d.time_numpy(lambda: ha @ hb), rtol=1e-4, atol=1e-3)
+    hv = rng.standard_normal((3, 512, 8)).astype(np.float32)
+    d.check("batched, broadcast", a @ da.asarray(hv, device=d.place), ha @ hv, rtol=1e-4, atol=1e-3)
+    d.check("vecdot", da.vecdot(a, b), np.vecdot(ha, hb), rtol=1e-4, atol=1e-3)
+    d.check("linalg.vector_norm", da.linalg.vector_norm(a), np.linalg.norm(ha), rtol=1e-4)
+    return "512x512 float32 (timed), batched with broadcasting, vecdot, norms"
