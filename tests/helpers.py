@@ -54,3 +54,14 @@ def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 0, max_side: in
 def arrays(dtype: Any, shape: Any, **kw: Any) -> st.SearchStrategy:
     """NumPy arrays of ``dtype`` with special values (NaN, inf, -0.0, extremes) in the mix."""
     return hnp.arrays(np.dtype(dtype), shape, **kw)
+
+
+def run_threads(work: Callable[[int], Any], n: int, timeout: float = 120) -> None:
+    """``work(k)`` for k in range(n), each in its own thread, all started before any is joined."""
+    import threading
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)

@@ -14,7 +14,7 @@ import pytest
 import darray as da
 from darray.alloc import CLASS, Pool, parse_bytes, round_class
 from darray.place import runtime
-from helpers import assert_same
+from helpers import assert_same, run_threads
 
 KiB, MiB = 1024, 1024 * 1024
 STAT_KEYS = {"in_use_bytes", "cached_bytes", "peak_bytes", "allocations", "cache_hits", "device_allocations"}
@@ -219,11 +219,7 @@ def test_threads_allocate_and_free_at_once(cl_place):
         except Exception as err:  # reported below
             errors.append(f"thread {tid}: {type(err).__name__}: {err}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    run_threads(work, 8)
     assert not errors, errors[:5]
     s1 = settled(cl_place)
     assert s1["allocations"] - s0["allocations"] >= 8 * 25 * 4
@@ -344,11 +340,7 @@ def test_threads_never_share_a_block(fresh_pool):
         except Exception as err:  # reported below
             errors.append(f"thread {tid}: {type(err).__name__}: {err}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    run_threads(work, 6)
     assert not errors, errors[:5]
     s = fresh_pool.stats()
     assert s["in_use_bytes"] == 0 and s["allocations"] == 6 * 400 * 4 and s["frees"] == s["allocations"]
