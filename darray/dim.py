@@ -234,6 +234,8 @@ class Dim:
     def contiguous(cls, shape: Any, offset: int = 0) -> "Dim":
         """A C-contiguous Dim for ``shape`` (an int or a sequence of ints)."""
         shape = _as_shape(shape)
+        if offset == 0 and type(offset) is int:
+            return cls.trusted(shape)  # validated just now
         return cls(shape, _c_strides(shape), offset)
 
     @property
