@@ -117,13 +117,9 @@ class DArray:
         into and return, as CuPy's ``get(out=)`` (TypeError for another type or dtype,
         ValueError for another shape or layout).
         """
-        if out is not None:
-            from ._transfer import get_into
-
-            return get_into(self, out)
         from ._convert import to_numpy
 
-        return to_numpy(self)
+        return to_numpy(self, out)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if copy is False:  # NumPy's protocol: only a view of host memory avoids a copy

@@ -58,14 +58,18 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
     return out
 
 
-def to_numpy(x: DArray) -> np.ndarray:
-    """A NumPy copy of ``x``."""
+def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
+    """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``_transfer.check_out``)."""
+    if out is not None:
+        _transfer.check_out(x, out)
     if isinstance(x._place, CPUPlace):
-        return np.array(x._host_view(), copy=True)
-    alloc = x._data()
-    host = _transfer.download(alloc, x._dim, x._dtype, x._place)
+        if out is None:
+            return np.array(x._host_view(), copy=True)
+        _transfer.host_copy(out, x._host_view())
+        return out
+    host = _transfer.download(x._data(), x._dim, x._dtype, x._place, out)
     if host is None:  # sparse strided view: gather on the device, then read
-        host = to_numpy(astype(x, x._dtype, copy=True))
+        host = to_numpy(astype(x, x._dtype, copy=True), out)
     return host
 
 

@@ -35,7 +35,7 @@ import pyopencl as cl
 from . import sched
 from .alloc import Allocation, allocate
 from .dim import Dim
-from .place import CLPlace, CPUPlace, runtime
+from .place import CLPlace, runtime
 
 if TYPE_CHECKING:
     from ._array import DArray
@@ -163,8 +163,8 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
     return out
 
 
-def check_out(x: "DArray", out: object) -> np.ndarray:
-    """``out`` when it can receive ``x.get(out=out)``: a writable C-contiguous NumPy array of
+def check_out(x: "DArray", out: object) -> None:
+    """Whether ``out`` can receive ``x.get(out=out)``: a writable C-contiguous NumPy array of
     ``x``'s shape and dtype (TypeError for another type or dtype, ValueError otherwise)."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"darray get: out must be a numpy.ndarray, got {type(out).__name__}")
@@ -176,19 +176,3 @@ def check_out(x: "DArray", out: object) -> np.ndarray:
         raise ValueError("darray get: out must be C-contiguous")
     if not out.flags.writeable:
         raise ValueError("darray get: out is read-only")
-    return out
-
-
-def get_into(x: "DArray", out: object) -> np.ndarray:
-    """``x.get(out=out)``: copy ``x`` into the existing NumPy array ``out`` and return it."""
-    dst = check_out(x, out)
-    alloc = x._data()
-    if isinstance(x._place, CPUPlace):
-        host_copy(dst, x._host_view())
-        return dst
-    if download(alloc, x._dim, x._dtype, x._place, dst) is None:  # sparse view: gather on the device first
-        from ._convert import astype
-
-        packed = astype(x, x._dtype, copy=True)
-        download(packed._data(), packed._dim, packed._dtype, packed._place, dst)
-    return dst
