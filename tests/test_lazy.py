@@ -634,3 +634,16 @@ def test_prepared_launches_hold_no_buffers(place):
     for p in execute._prepared.values():
         if p is not None:
             assert not any(isinstance(v, cl.MemoryObjectHolder) for v in p.args)
+
+
+def test_long_index_form_when_views_reach_far(place, monkeypatch):
+    """Views whose offsets reach past the int limit launch the long-index form of a structure
+    prepared with int indices (limit lowered to 100 elements)."""
+    monkeypatch.setattr(fuse, "INT_LIMIT", 100)
+    monkeypatch.setattr(execute, "INT_LIMIT", 100)
+    monkeypatch.setattr(execute, "_prepared", {})
+    h = np.arange(400, dtype=np.float32)
+    x = da.asarray(h, device=place)
+    for start in (0, 10, 300, 320, 0):  # one structure; later views reach past the limit
+        np.testing.assert_array_equal((x[start:start + 50] * 2).get(), h[start:start + 50] * 2)
+    assert any(p is not None and p.long for p in execute._prepared.values())

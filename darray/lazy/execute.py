@@ -155,8 +155,12 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         return False
     views = [*targets, *tr.inputs]
     args, top = _bind(p, views)
-    if top > INT_LIMIT and not p.long:  # this allocation lies too far into its segment for int indices
-        p = Prepared(fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr), place, expr, work, extra)
+    if top > INT_LIMIT and not p.long:  # views reaching too far for int indices: the long-index form
+        long_key = (*key, "long")
+        p = _prepared.get(long_key)
+        if p is None:
+            plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
+            p = _prepared[long_key] = Prepared(plan, place, expr, work, extra)
         args, _ = _bind(p, views)
     base = 2 * p.nviews
     for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):

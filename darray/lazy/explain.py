@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dim import Dim
+from ..place import runtime
 from . import fuse
 from .graph import Input, Node, Scalar, leaf, walk
 from .render import render
@@ -47,5 +48,5 @@ def explain(x: "DArray") -> str:
         return text
     target = Input(None, Dim.contiguous(x.shape), x.dtype)
     plan = fuse.fuse([x._node], [target])
-    source = render(plan.spec, expr)
+    source = render(plan.spec, expr, runtime(x._place).info.chunked)  # the form the device runs
     return f"{text}\n\n{source[source.index('__kernel'):]}"
