@@ -43,7 +43,11 @@ def any_place(request):
 
 # Modules whose tests run twice, lazily (fused graphs) and eagerly (as under DARRAY_LAZY=0):
 # results must be identical in both modes. Tests of fusion itself are marked ``lazy_only``.
+# Small graphs run through NumPy on host-backed devices (darray.lazy.host); that is off in
+# every mode but "host" (eager, the host path on), so the kernels are what the tests check;
+# HOST_MODE modules run a third time in it.
 BOTH_MODES = {"test_elementwise", "test_reduction", "test_sched"}
+HOST_MODE = {"test_elementwise"}
 
 
 def pytest_configure(config):
@@ -51,19 +55,24 @@ def pytest_configure(config):
 
 
 def pytest_generate_tests(metafunc):
-    if (metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_MODES and "lazy_mode" in metafunc.fixturenames
-            and metafunc.definition.get_closest_marker("lazy_only") is None):
-        metafunc.parametrize("lazy_mode", ["lazy", "eager"], indirect=True)
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if module in BOTH_MODES and "lazy_mode" in metafunc.fixturenames:
+        modes = ["lazy"] if metafunc.definition.get_closest_marker("lazy_only") else ["lazy", "eager"]
+        if len(modes) > 1 or module in HOST_MODE:
+            metafunc.parametrize("lazy_mode", modes + (["host"] if module in HOST_MODE else []), indirect=True)
 
 
 @pytest.fixture(autouse=True)
 def lazy_mode(request):
-    """'lazy' or 'eager' (BOTH_MODES modules run in both); eager sets what DARRAY_LAZY=0 sets."""
+    """'lazy', 'eager' or 'host' (see BOTH_MODES); eager sets what DARRAY_LAZY=0 sets, host is
+    eager with small graphs computed on the host where the device allows it."""
     import importlib
 
     mode = getattr(request, "param", "lazy")
     evaluate = importlib.import_module("darray.lazy.evaluate")
-    old = evaluate.ENABLED
+    host = importlib.import_module("darray.lazy.host")
+    old, old_limit = evaluate.ENABLED, host.LIMIT
     evaluate.ENABLED = old and mode == "lazy"
+    host.LIMIT = 1 << 30 if mode == "host" else 0
     yield mode
-    evaluate.ENABLED = old
+    evaluate.ENABLED, host.LIMIT = old, old_limit

@@ -17,9 +17,11 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pyopencl as cl
 
 from ..errors import cl_errors
+from ..place._runtime import page_aligned
 from ..sched._profile import _active, record_allocation
 
 if TYPE_CHECKING:
@@ -47,10 +49,13 @@ def parse_bytes(text: str) -> int:
 
 
 class _Segment:
-    __slots__ = ("buffer", "size", "large")
+    """One OpenCL buffer of the pool; ``host``: the host memory it is made over (host-backed
+    runtimes, see ``Runtime.host_backed``), else None."""
 
-    def __init__(self, buffer: cl.Buffer, size: int, large: bool) -> None:
-        self.buffer, self.size, self.large = buffer, size, large
+    __slots__ = ("buffer", "size", "large", "host")
+
+    def __init__(self, buffer: cl.Buffer, size: int, large: bool, host: np.ndarray | None) -> None:
+        self.buffer, self.size, self.large, self.host = buffer, size, large, host
 
 
 class _Block:
@@ -86,18 +91,21 @@ class Allocation:
     """A block of device memory handed to one DArray; returned to the pool when dropped.
 
     ``write``/``reads`` are the scheduler's record of the last write and the reads since;
-    ``reads`` starts as the entries the block's previous owners left pending.
+    ``reads`` starts as the entries the block's previous owners left pending. ``host``: the
+    host memory of the whole segment (bytes; the block starts at ``offset``) on host-backed
+    runtimes, else None: the host may use it only while no command touching it is pending.
     """
 
-    __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "write", "reads", "__weakref__")
+    __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "host", "write", "reads", "__weakref__")
 
     def __init__(self, pool: "Pool | None", block: _Block | None, nbytes: int) -> None:
         self.pool, self.block, self.nbytes = pool, block, nbytes
         self.write: tuple | None = None
         if block is None:
-            self.buffer, self.offset, self.reads = None, 0, {}
+            self.buffer, self.offset, self.host, self.reads = None, 0, None, {}
         else:
             self.buffer, self.offset, self.reads = block.buffer, block.offset, block.pending
+            self.host = block.segment.host
             block.pending = None
 
     def __del__(self) -> None:
@@ -306,7 +314,7 @@ class Pool:
         large = size > SMALL_LIMIT
         seg_size = -(-size // SEGMENT) * SEGMENT if large else SEGMENT
         seg_size = min(seg_size, max(size, self.max_alloc))
-        buf = self._create(seg_size)
+        buf, host = self._create(seg_size)
         if buf is None:  # out of memory: release the cache, collect, wait, retry once
             self.n_oom += 1
             gc.collect()
@@ -317,13 +325,15 @@ class Pool:
             block = self._take(size)
             if block is not None:
                 return block
-            buf = self._create(seg_size) or (self._create(size) if size < seg_size else None)
+            buf, host = self._create(seg_size)
+            if buf is None and size < seg_size:
+                buf, host = self._create(size)
             if buf is None:
                 raise MemoryError(
                     f"darray alloc: out of memory on {self.rt.place}: requested {size} bytes, in use {self.in_use}, "
                     f"cached {self.reserved - self.in_use}, limit {self.limit} bytes")
             seg_size = buf.size
-        seg = _Segment(buf, seg_size, large)
+        seg = _Segment(buf, seg_size, large, host)
         self.segments.append(seg)
         self.reserved += seg_size
         self.n_device += 1
@@ -331,11 +341,17 @@ class Pool:
         self._list(block)
         return self._take(size)  # type: ignore[return-value]
 
-    def _create(self, nbytes: int) -> cl.Buffer | None:
+    def _create(self, nbytes: int) -> tuple[cl.Buffer | None, np.ndarray | None]:
+        """A new OpenCL buffer (made over page-aligned host memory on host-backed runtimes) and
+        that host memory; (None, None) when out of memory or over the limit."""
         if self.reserved + nbytes > self.limit:
-            return None
+            return None, None
         try:
             with cl_errors(f"allocating {nbytes} bytes on {self.rt.place}"):
-                return cl.Buffer(self.rt.context, cl.mem_flags.READ_WRITE, nbytes)
-        except cl.MemoryError:
-            return None
+                if not self.rt.host_backed:
+                    return cl.Buffer(self.rt.context, cl.mem_flags.READ_WRITE, nbytes), None
+                host = page_aligned(nbytes)
+                flags = cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR
+                return cl.Buffer(self.rt.context, flags, hostbuf=host), host
+        except (cl.MemoryError, MemoryError):
+            return None, None

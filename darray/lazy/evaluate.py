@@ -13,7 +13,7 @@ from .._array import DArray
 from ..alloc import allocate
 from ..dim import Dim
 from ..ops._table import expr
-from . import execute
+from . import execute, host
 from .graph import Input, Node, walk
 
 MAX_DEPTH = 48
@@ -129,7 +129,8 @@ def _run(place: Any, members: list["DArray"]) -> None:
         return
     targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     name = members[0]._node.op if len(members) == 1 else "+".join(a._node.op for a in members)
-    if not execute.run([a._node for a in members], targets, place, expr, name):
+    nodes = [a._node for a in members]
+    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, expr, name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
         if len(members) == 1 and not parts:
             raise ValueError(f"darray {name}: the kernel's arguments exceed the parameter budget of {place}")

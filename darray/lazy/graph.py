@@ -44,7 +44,8 @@ class Node:
     ``reads`` are the allocations the graph below reads (each once) and ``pinned`` their
     bytes; ``size`` counts nodes (a bound, DAG sharing counted twice). ``used`` is set once
     another node takes this one as an argument. ``value`` is set once the node has been
-    materialised, so later graphs read the result instead of recomputing it.
+    materialised, so later graphs read the result instead of recomputing it. ``host``: NumPy
+    computes this node and every pending node below it with the kernel's bits (``lazy.host``).
     """
 
     op: str
@@ -57,18 +58,21 @@ class Node:
     pinned: int = 0
     used: bool = False
     value: Input | None = None
+    host: bool = False
 
 
 Term = Union[Input, Scalar, Node]
 
 
-def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...]) -> Node:
-    """A new node over ``args``, with depth, size and the allocations it reads."""
+def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...], host: bool = False) -> Node:
+    """A new node over ``args``, with depth, size and the allocations it reads; ``host``: whether
+    NumPy computes ``op`` itself exactly (see ``Node``)."""
     depth, size, reads, pinned = 0, 1, (), 0
     for a in args:
         if type(a) is Node:
             if a.value is None:
                 a.used = True
+                host = host and a.host
                 if a.depth > depth:
                     depth = a.depth
                 size += a.size
@@ -84,7 +88,7 @@ def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...
         if type(a) is Input and a.alloc not in reads:
             reads += (a.alloc,)
             pinned += a.alloc.nbytes
-    return Node(op, args, dtype, shape, depth + 1, size, reads, pinned)
+    return Node(op, args, dtype, shape, depth + 1, size, reads, pinned, False, None, host)
 
 
 def leaf(t: Term) -> Term:

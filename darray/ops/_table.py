@@ -36,7 +36,9 @@ class Op:
 
     ``types``: ``"ufunc"`` resolves dtypes with ``ref.resolve_dtypes``; ``"same"`` keeps the
     input dtype; ``"round"`` too, but bool gives float16 (``numpy.round``); ``"promote"`` uses darray's result_type of all args; ``"real"`` gives the
-    real component dtype; ``"like:<ufunc>"`` resolves like another NumPy ufunc.
+    real component dtype; ``"like:<ufunc>"`` resolves like another NumPy ufunc. ``host``: the
+    kinds of loop dtypes for which ``ref`` gives the kernel's bits exactly (IEEE-exact or integer
+    ops), so small graphs may run through NumPy on host-backed devices (``darray.lazy.host``).
     """
 
     name: str
@@ -47,6 +49,7 @@ class Op:
     doc: str = ""
     kinds: str = "biufc"
     aliases: tuple[str, ...] = field(default=())
+    host: str = ""
 
 
 _TRIG = {"sin", "cos", "tan"}  # through elementwise.h's trig_* (own float/float8 code, faster than PoCL's)
@@ -57,21 +60,22 @@ def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str
     return Op(name, 1, ref, {"f": f, "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases)
 
 
-def _compare(name: str, ref: Callable[..., Any], sym: str, doc: str) -> Op:
+def _compare(name: str, ref: Callable[..., Any], sym: str, doc: str) -> Op:  # exact for every real kind
     c = {"*": f"({{0}} {sym} {{1}})", "c": f"c{name}_{{R}}({{0}}, {{1}})",
          "iu": f"(({{0}} < 0) ? (0 {sym} 1) : ((ulong){{0}} {sym} {{1}}))",
          "ui": f"(({{1}} < 0) ? (1 {sym} 0) : ({{0}} {sym} (ulong){{1}}))"}
-    return Op(name, 2, ref, c, doc=doc)
+    return Op(name, 2, ref, c, doc=doc, host="biuf")
 
 
 OPS: tuple[Op, ...] = (
     # arithmetic
-    Op("add", 2, np.add, {"b": "({0} | {1})", "i": WRAP % "+", "u": WRAP % "+", "*": "({0} + {1})"}, doc="x1 + x2"),
-    Op("subtract", 2, np.subtract, {"i": WRAP % "-", "u": WRAP % "-", "*": "({0} - {1})"}, doc="x1 - x2"),
+    Op("add", 2, np.add, {"b": "({0} | {1})", "i": WRAP % "+", "u": WRAP % "+", "*": "({0} + {1})"},
+       doc="x1 + x2", host="biuf"),
+    Op("subtract", 2, np.subtract, {"i": WRAP % "-", "u": WRAP % "-", "*": "({0} - {1})"}, doc="x1 - x2", host="iuf"),
     Op("multiply", 2, np.multiply, {"b": "({0} & {1})", "i": WRAP % "*", "u": WRAP % "*",
-                                    "c": "cmul_{R}({0}, {1})", "*": "({0} * {1})"}, doc="x1 * x2"),
+                                    "c": "cmul_{R}({0}, {1})", "*": "({0} * {1})"}, doc="x1 * x2", host="biuf"),
     Op("divide", 2, np.true_divide, {"c": "cdiv_{R}({0}, {1})", "*": "({0} / {1})"}, doc="x1 / x2 (true division)",
-       aliases=("true_divide",)),
+       aliases=("true_divide",), host="f"),
     Op("floor_divide", 2, np.floor_divide, {"*": "floordiv_{T}({0}, {1})"},
        doc="x1 // x2; integer division by zero gives 0 (NumPy warns)"),
     Op("remainder", 2, np.remainder, {"*": "pymod_{T}({0}, {1})"}, doc="x1 % x2 with the sign of x2", aliases=("mod",)),
@@ -79,20 +83,21 @@ OPS: tuple[Op, ...] = (
                             "c": "cpow_{R}({0}, {1})", "f": "pow({0}, {1})"},
        doc="x1 ** x2. Differs from NumPy: a negative integer exponent inside an array gives 0 (or +-1 for "
            "bases +-1) instead of raising", aliases=("power",)),
-    Op("negative", 1, np.negative, {"i": "({T})(-({U}){0})", "u": "({T})(-({U}){0})", "*": "(-{0})"}, doc="-x"),
-    Op("positive", 1, np.positive, {"*": "{0}"}, doc="+x"),
+    Op("negative", 1, np.negative, {"i": "({T})(-({U}){0})", "u": "({T})(-({U}){0})", "*": "(-{0})"},
+       doc="-x", host="iuf"),
+    Op("positive", 1, np.positive, {"*": "{0}"}, doc="+x", host="biuf"),
     Op("abs", 1, np.absolute, {"i": "(({0} < 0) ? ({T})(-({U}){0}) : {0})", "u": "{0}", "b": "{0}",
-                               "f": "fabs({0})", "c": "cabs_{R}({0})"}, doc="|x|", aliases=("absolute",)),
+                               "f": "fabs({0})", "c": "cabs_{R}({0})"}, doc="|x|", aliases=("absolute",), host="biuf"),
     Op("square", 1, np.square, {"b": "({0} & {0})", "i": "({T})(({U}){0} * ({U}){0})", "u": "({T})({0} * {0})",
-                                "c": "cmul_{R}({0}, {0})", "*": "({0} * {0})"}, doc="x * x"),
+                                "c": "cmul_{R}({0}, {0})", "*": "({0} * {0})"}, doc="x * x", host="biuf"),
     Op("reciprocal", 1, np.reciprocal, {"i": "recip_{T}({0})", "u": "recip_{T}({0})", "c": "crecip_{R}({0})",
                                         "*": "(({T})1 / {0})"}, doc="1 / x (integer division for integers)"),
     Op("sign", 1, np.sign, {"i": "({T})(({0} > 0) - ({0} < 0))", "u": "({T})({0} > 0)", "c": "csign_{R}({0})",
                             "f": "(isnan({0}) ? {0} : ({T})(({0} > 0) - ({0} < 0)))"}, doc="sign; z/|z| for complex"),
     Op("maximum", 2, np.maximum, {"f": NANMAX, "c": "cmaximum_{R}({0}, {1})", "*": "(({0} > {1}) ? {0} : {1})"},
-       doc="elementwise maximum, NaN propagates"),
+       doc="elementwise maximum, NaN propagates", host="biuf"),
     Op("minimum", 2, np.minimum, {"f": NANMIN, "c": "cminimum_{R}({0}, {1})", "*": "(({0} < {1}) ? {0} : {1})"},
-       doc="elementwise minimum, NaN propagates"),
+       doc="elementwise minimum, NaN propagates", host="biuf"),
     # exponents, logarithms, roots, trigonometry
     *(_unary_math(n, r, d, a) for n, r, d, a in (
         ("exp", np.exp, "e**x", ()), ("expm1", np.expm1, "e**x - 1", ()), ("log", np.log, "natural logarithm", ()),
@@ -107,20 +112,22 @@ OPS: tuple[Op, ...] = (
         ("atanh", np.arctanh, "inverse hyperbolic tangent", ("arctanh",)))),
     Op("atan2", 2, np.arctan2, {"f": "atan2({0}, {1})"}, doc="angle of (x2, x1)", aliases=("arctan2",)),
     Op("hypot", 2, np.hypot, {"f": "hypot({0}, {1})"}, doc="sqrt(x1**2 + x2**2) without overflow"),
-    Op("copysign", 2, np.copysign, {"f": "copysign({0}, {1})"}, doc="|x1| with the sign of x2"),
+    Op("copysign", 2, np.copysign, {"f": "copysign({0}, {1})"}, doc="|x1| with the sign of x2", host="f"),
     Op("nextafter", 2, np.nextafter, {"f": "nextafter({0}, {1})"}, doc="next float after x1 towards x2"),
     Op("logaddexp", 2, np.logaddexp, {"f": "logaddexp_{T}({0}, {1})"}, doc="log(exp(x1) + exp(x2))"),
     # rounding
-    Op("ceil", 1, np.ceil, {"f": "ceil({0})", "*": "{0}"}, doc="ceiling"),
-    Op("floor", 1, np.floor, {"f": "floor({0})", "*": "{0}"}, doc="floor"),
-    Op("trunc", 1, np.trunc, {"f": "trunc({0})", "*": "{0}"}, doc="round towards zero"),
+    Op("ceil", 1, np.ceil, {"f": "ceil({0})", "*": "{0}"}, doc="ceiling", host="f"),
+    Op("floor", 1, np.floor, {"f": "floor({0})", "*": "{0}"}, doc="floor", host="f"),
+    Op("trunc", 1, np.trunc, {"f": "trunc({0})", "*": "{0}"}, doc="round towards zero", host="f"),
     Op("round", 1, np.round, {"f": "rint({0})", "c": "({T})(rint({0}.x), rint({0}.y))", "*": "{0}"}, types="round",
-       doc="round half to even (decimals=0); bool gives float16 as NumPy (float32 without fp16)"),
+       doc="round half to even (decimals=0); bool gives float16 as NumPy (float32 without fp16)", host="iuf"),
     # predicates
     Op("isfinite", 1, np.isfinite, {"f": "isfinite({0})", "c": "(isfinite({0}.x) && isfinite({0}.y))", "*": "1"},
-       doc="not inf and not NaN"),
-    Op("isinf", 1, np.isinf, {"f": "isinf({0})", "c": "(isinf({0}.x) || isinf({0}.y))", "*": "0"}, doc="+-inf"),
-    Op("isnan", 1, np.isnan, {"f": "isnan({0})", "c": "(isnan({0}.x) || isnan({0}.y))", "*": "0"}, doc="NaN"),
+       doc="not inf and not NaN", host="biuf"),
+    Op("isinf", 1, np.isinf, {"f": "isinf({0})", "c": "(isinf({0}.x) || isinf({0}.y))", "*": "0"},
+       doc="+-inf", host="biuf"),
+    Op("isnan", 1, np.isnan, {"f": "isnan({0})", "c": "(isnan({0}.x) || isnan({0}.y))", "*": "0"},
+       doc="NaN", host="biuf"),
     Op("signbit", 1, np.signbit, {"f": "signbit({0})", "i": "({0} < 0)", "*": "0"}, doc="sign bit set"),
     # complex parts
     Op("conj", 1, np.conjugate, {"c": "({T})({0}.x, -{0}.y)", "*": "{0}"}, doc="complex conjugate",
@@ -130,29 +137,32 @@ OPS: tuple[Op, ...] = (
     # comparisons
     Op("equal", 2, np.equal, {"*": "({0} == {1})", "c": "({0}.x == {1}.x && {0}.y == {1}.y)",
                               "iu": "({0} >= 0 && (ulong){0} == {1})", "ui": "({1} >= 0 && {0} == (ulong){1})"},
-       doc="x1 == x2"),
+       doc="x1 == x2", host="biuf"),
     Op("not_equal", 2, np.not_equal, {"*": "({0} != {1})", "c": "({0}.x != {1}.x || {0}.y != {1}.y)",
                                       "iu": "({0} < 0 || (ulong){0} != {1})", "ui": "({1} < 0 || {0} != (ulong){1})"},
-       doc="x1 != x2"),
+       doc="x1 != x2", host="biuf"),
     _compare("less", np.less, "<", "x1 < x2 (lexicographic for complex, as NumPy)"),
     _compare("less_equal", np.less_equal, "<=", "x1 <= x2"),
     _compare("greater", np.greater, ">", "x1 > x2"),
     _compare("greater_equal", np.greater_equal, ">=", "x1 >= x2"),
     # logic and bits
-    Op("logical_and", 2, np.logical_and, {"*": "({0} && {1})", "c": f"({_NZ0} && {_NZ1})"}, doc="x1 and x2"),
-    Op("logical_or", 2, np.logical_or, {"*": "({0} || {1})", "c": f"({_NZ0} || {_NZ1})"}, doc="x1 or x2"),
-    Op("logical_xor", 2, np.logical_xor, {"*": "(!{0} != !{1})", "c": f"({_NZ0} != {_NZ1})"}, doc="x1 xor x2"),
-    Op("logical_not", 1, np.logical_not, {"*": "(!{0})", "c": f"(!{_NZ0})"}, doc="not x"),
-    Op("bitwise_and", 2, np.bitwise_and, {"*": "({0} & {1})"}, doc="x1 & x2"),
-    Op("bitwise_or", 2, np.bitwise_or, {"*": "({0} | {1})"}, doc="x1 | x2"),
-    Op("bitwise_xor", 2, np.bitwise_xor, {"*": "({0} ^ {1})"}, doc="x1 ^ x2"),
-    Op("bitwise_invert", 1, np.invert, {"b": "(!{0})", "*": "(~{0})"}, doc="~x", aliases=("invert", "bitwise_not")),
+    Op("logical_and", 2, np.logical_and, {"*": "({0} && {1})", "c": f"({_NZ0} && {_NZ1})"},
+       doc="x1 and x2", host="biuf"),
+    Op("logical_or", 2, np.logical_or, {"*": "({0} || {1})", "c": f"({_NZ0} || {_NZ1})"}, doc="x1 or x2", host="biuf"),
+    Op("logical_xor", 2, np.logical_xor, {"*": "(!{0} != !{1})", "c": f"({_NZ0} != {_NZ1})"},
+       doc="x1 xor x2", host="biuf"),
+    Op("logical_not", 1, np.logical_not, {"*": "(!{0})", "c": f"(!{_NZ0})"}, doc="not x", host="biuf"),
+    Op("bitwise_and", 2, np.bitwise_and, {"*": "({0} & {1})"}, doc="x1 & x2", host="biu"),
+    Op("bitwise_or", 2, np.bitwise_or, {"*": "({0} | {1})"}, doc="x1 | x2", host="biu"),
+    Op("bitwise_xor", 2, np.bitwise_xor, {"*": "({0} ^ {1})"}, doc="x1 ^ x2", host="biu"),
+    Op("bitwise_invert", 1, np.invert, {"b": "(!{0})", "*": "(~{0})"},
+       doc="~x", aliases=("invert", "bitwise_not"), host="biu"),
     Op("bitwise_left_shift", 2, np.left_shift, {"*": "shl_{T}({0}, {1})"}, doc="x1 << x2 (0 past the bit width)",
        aliases=("left_shift",)),
     Op("bitwise_right_shift", 2, np.right_shift, {"*": "shr_{T}({0}, {1})"},
        doc="x1 >> x2 (sign fill past the bit width)", aliases=("right_shift",)),
     # selection and neural-network helpers
-    Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2"),
+    Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2", host="biuf"),
     Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cclip_{R}({0}, {1}, {2})",
                             "*": "min(max({0}, {1}), {2})"}, types="promote",
        doc="x limited to [min, max] (min wins when min > max, NaN propagates)"),

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from ..lazy import graph, record
+from ..lazy import graph, host, record
 from ..place import CLPlace, CPUPlace, Place
 from . import _dispatch as D
 from ._table import ALIASES, OPS, TABLE, Op
@@ -22,9 +22,10 @@ _WEAK = {int: 0, float: 0.0, complex: 0j}  # Python scalar types -> values resul
 
 
 @lru_cache(maxsize=4096)
-def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np.dtype, bool]:
+def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np.dtype, bool, bool]:
     """Loop input dtypes and result dtype of op ``name`` for argument dtypes/Python types ``keys``,
-    and whether float16 is among them."""
+    whether float16 is among them and whether NumPy computes it (casts included) with the
+    kernel's bits (``lazy.host.exact``)."""
     op = TABLE[name]
     for k in keys:
         if isinstance(k, np.dtype) and k.kind not in op.kinds:
@@ -45,19 +46,21 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
         if op.types == "round" and dt == _dt.bool_:
             dt = _dt.float16  # numpy.round of bool
         ins, out = (dt,) * op.arity, (_dt.real_dtype(dt) if op.types == "real" else dt)
-    return ins, out, _dt.float16 in ins or out == _dt.float16
+    exact = host.exact(op, tuple([k if isinstance(k, np.dtype) else d for k, d in zip(keys, ins)]), ins, out)
+    return ins, out, _dt.float16 in ins or out == _dt.float16, exact
 
 
 def _names(keys: tuple[Any, ...]) -> str:
     return ", ".join(str(k) if isinstance(k, np.dtype) else f"python {k.__name__}" for k in keys)
 
 
-def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype]:
-    """Loop input dtypes and the result dtype of ``op`` over ``args`` (cached per dtype signature)."""
-    ins, out, half = _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]))
+def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype, bool]:
+    """Loop input dtypes and the result dtype of ``op`` over ``args`` (cached per dtype signature),
+    and whether NumPy computes it with the kernel's bits."""
+    ins, out, half, exact = _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]))
     if half and isinstance(place, CLPlace):
         ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
-    return ins, out
+    return ins, out, exact
 
 
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
@@ -66,7 +69,7 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     if len(args) != op.arity:
         raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
     args, place = D.operands(name, args)
-    ins, out = resolve(op, args, place)
+    ins, out, exact = resolve(op, args, place)
     shape = D.shape_of(name, args)
     if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:
         D.scalar_value(name, args[1], ins[1])  # as NumPy: OverflowError first when it does not fit
@@ -74,7 +77,7 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     if name in _MIRROR and ins[0].kind in "iu":
         name, args = _compare_out_of_range(name, args, ins)
         op = TABLE[name]
-    return D.implementation("elementwise", place)(op, args, ins, out, shape), out, shape, place
+    return D.implementation("elementwise", place)(op, args, ins, out, shape, exact), out, shape, place
 
 
 _MIRROR = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
@@ -102,23 +105,25 @@ def _compare_out_of_range(name: str, args: tuple[Any, ...], ins: tuple[np.dtype,
 
 
 @D.register("elementwise", "cl")
-def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
+def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
+        exact: bool) -> Any:
     """The op's graph node: arrays as their pending node or an Input, cast to the loop dtype;
-    Python scalars as kernel arguments of the loop dtype."""
+    Python scalars as kernel arguments of the loop dtype. ``exact``: see ``graph.Node.host``."""
     terms = []
     for a, dtype in zip(args, ins):
         if isinstance(a, DArray):
             t = a._node if a._node is not None else graph.Input(a._alloc, a._dim, a._dtype)
             if a._dtype is not dtype and a._dtype != dtype:
-                t = graph.node("cast", (t,), dtype, a._dim.shape)
+                t = graph.node("cast", (t,), dtype, a._dim.shape, exact)
         else:
             t = graph.Scalar(D.scalar_value(op.name, a, dtype), dtype)
         terms.append(t)
-    return graph.node(op.name, tuple(terms), out, shape)
+    return graph.node(op.name, tuple(terms), out, shape, exact)
 
 
 @D.register("elementwise", "cpu")
-def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...]) -> Any:
+def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
+         exact: bool) -> Any:
     host = [a._host_view() if isinstance(a, DArray) else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
     with np.errstate(all="ignore"):
         return np.asarray(_CPU.get(op.name, op.ref)(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(

@@ -20,7 +20,8 @@ class LaunchRecord:
     """One enqueued command (kernel, copy, fill or transfer): name, stream id, place, bytes moved.
 
     ``queued``/``start``/``end`` are OpenCL profiling timestamps in ns; reading one waits
-    for the command to complete.
+    for the command to complete. Work run on the calling thread instead (``sched.run_host``)
+    has stream id -1 and host clock times (``time.perf_counter_ns``), which OpenCL's need not share.
     """
 
     name: str
@@ -191,6 +192,13 @@ def profile() -> Profiler:
 def record_launch(name: str, stream: int, place: str, nbytes: int, event: Any) -> None:
     if _active:
         rec = LaunchRecord(name, stream, place, nbytes, event)
+        for p in _active:
+            p.launches.append(rec)
+
+
+def record_host(name: str, stream: int, place: str, nbytes: int, start: int, end: int) -> None:
+    if _active:
+        rec = LaunchRecord(name, stream, place, nbytes, None, (start, start, end))
         for p in _active:
             p.launches.append(rec)
 

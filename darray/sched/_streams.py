@@ -37,6 +37,7 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
+import time
 import weakref
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -44,7 +45,7 @@ import pyopencl as cl
 
 from ..errors import cl_errors
 from ..place import CLPlace, PlaceLike, parse, runtime
-from ._profile import _active, record_launch, timed_sync
+from ._profile import _active, record_host, record_launch, timed_sync
 
 if TYPE_CHECKING:
     from ..alloc import Allocation
@@ -312,6 +313,56 @@ def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: 
         return cl.enqueue_marker(queue)
 
     return launch(name, enqueue, place=place, reads=reads, writes=writes, stream=stream, nbytes=nbytes)
+
+
+HOST = -1  # the stream id the profiler gives work run on the calling thread (run_host)
+
+
+def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> bool:
+    """Whether every command that a read of ``reads`` and a write of ``writes`` would have to
+    wait for is known complete."""
+    for a in reads:
+        e = a.write
+        if e is not None and e[1] > e[0].done:
+            return False
+    for a in writes:
+        e = a.write
+        if e is not None and e[1] > e[0].done:
+            return False
+        for e in a.reads.values():
+            if e[1] > e[0].done:
+                return False
+    return True
+
+
+def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence["Allocation"] = (),
+             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> bool:
+    """Run ``fn()`` on the calling thread in place of a device command, when every command it
+    would wait for has completed (OpenCL is asked, without blocking); False, with nothing run,
+    when one is still pending (the caller launches instead). For host-backed allocations
+    (``Allocation.host``) only: ``fn`` reads and writes their host memory.
+
+    It runs under the place's lock, so no command touching these allocations is enqueued
+    meanwhile; afterwards nothing is pending on what it wrote.
+    """
+    if not _settled(reads, writes):
+        for a in (*reads, *writes):
+            is_done(a.write)
+        for a in writes:
+            for e in list(a.reads.values()):
+                is_done(e)
+    with runtime(place).lock:
+        if not _settled(reads, writes):  # still pending, or enqueued by another thread meanwhile
+            return False
+        t0 = time.perf_counter_ns() if _active else 0
+        fn()
+        for a in writes:
+            a.write = None
+            if a.reads:
+                a.reads = {}
+    if _active:
+        record_host(name, HOST, str(place), nbytes, t0, time.perf_counter_ns())
+    return True
 
 
 def _prune(reads: dict) -> None:

@@ -1,0 +1,113 @@
+"""Small graphs on host-backed devices run through NumPy on the calling thread.
+
+On a CPU device whose buffers are host memory (``Runtime.host_backed``), launching a kernel
+costs the host more than computing a few thousand elements does: PoCL spends 7-8 us of CPU
+time per enqueued command. A graph whose work (elements x nodes) is at most ``LIMIT`` and
+whose every node NumPy computes with the kernel's bits (``exact``: the op table's ``host``
+kinds, IEEE-exact float ops and integer and bool ops, and exact casts) is evaluated by NumPy
+straight into the outputs' memory, through ``sched.run_host``: only when nothing it depends
+on is pending, else the kernel runs. Lazy and eager results stay identical.
+``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import sched
+from ..ops._table import TABLE, Op
+from ..place import CLPlace, runtime
+from ..sched._profile import _active
+from ..dim import _TRUSTED
+from .graph import Input, Node, Term
+
+LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "16384"))
+
+
+def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
+    """Casts whose NumPy result is the kernel's: not float to integer (out-of-range and NaN are
+    undefined in C), not uint64 to float (a rounding C compilers do differently)."""
+    return not ((src.kind == "f" and dst.kind in "iu") or (src == np.uint64 and dst.kind == "f"))
+
+
+def exact(op: Op, args: tuple[np.dtype, ...], ins: tuple[np.dtype, ...], out: np.dtype) -> bool:
+    """Whether NumPy's ``op.ref`` over loop dtypes ``ins`` (the arguments, of dtypes ``args``,
+    cast to them) gives the kernel's bits: real dtypes other than float16, kinds the row lists."""
+    dts = (*args, *ins, out)
+    if any(d.kind not in "biuf" or (d.kind == "f" and d.itemsize == 2) for d in dts):
+        return False
+    return all(d.kind in op.host for d in ins) and all(_exact_cast(a, d) for a, d in zip(args, ins))
+
+
+def _view(t: Input) -> np.ndarray:
+    """The host memory of input view ``t`` as a NumPy array."""
+    a, d = t.alloc, t.dim
+    shape = d.shape
+    if _TRUSTED.get(shape) is d:  # C-contiguous from the allocation's start: the common case, made quickly
+        v = np.frombuffer(a.host, t.dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
+        return v if len(shape) == 1 else v.reshape(shape)
+    size = t.dtype.itemsize
+    return np.ndarray(shape, t.dtype, buffer=a.host, offset=a.offset + d.offset * size,
+                      strides=tuple([s * size for s in d.strides]))
+
+
+def _inputs(nodes: Sequence[Node]) -> list[Input]:
+    """The input views of the pending graphs ``nodes`` (materialised nodes as their value), each
+    once. No visited set: a graph's ``size`` bounds the walk (shared nodes counted twice)."""
+    out: list[Input] = []
+    stack: list[Term] = list(nodes)
+    while stack:
+        t = stack.pop()
+        if type(t) is Node:
+            if t.value is None:
+                stack += t.args
+                continue
+            t = t.value
+        if type(t) is Input and t not in out:
+            out.append(t)
+    return out
+
+
+def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
+    """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds shared nodes."""
+    if type(t) is Node:
+        if t.value is not None:
+            t = t.value
+        else:
+            r = memo.get(id(t))
+            if r is None:
+                args = [_value(a, memo) for a in t.args]
+                if t.op == "cast":
+                    r = np.asarray(args[0]).astype(t.dtype)
+                elif out is not None and t.op != "where":
+                    return TABLE[t.op].ref(*args, out=out)
+                else:
+                    r = TABLE[t.op].ref(*args)
+                memo[id(t)] = r
+            return r
+    return _view(t) if type(t) is Input else t.value  # a Scalar's value is of its dtype already
+
+
+def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
+    """Compute the pending ``nodes`` into ``targets`` on the host; False (nothing done) when the
+    work is over ``LIMIT``, a node is not exact on the host, the device is not host-backed or a
+    command it depends on is still pending."""
+    n = targets[0].dim.size
+    if n == 0 or n * sum([x.size for x in nodes]) > LIMIT or not all([x.host for x in nodes]) \
+            or not runtime(place).host_backed:
+        return False
+    inputs = _inputs(nodes)
+
+    def compute() -> None:
+        memo: dict[int, Any] = {}
+        with np.errstate(all="ignore"):
+            for x, t in zip(nodes, targets):
+                view = _view(t)
+                if _value(x, memo, view) is not view:
+                    np.copyto(view, _value(x, memo), casting="unsafe")
+
+    nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
+    return sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs],
+                          writes=[t.alloc for t in targets], nbytes=nbytes)

@@ -1,0 +1,177 @@
+"""Small graphs computed through NumPy on host-backed devices (``darray.lazy.host``).
+
+The host path must give the kernel's bits exactly (lazy and eager results stay identical),
+run only ops the op table marks exact, and run only when nothing it depends on is pending.
+conftest turns it off (``host.LIMIT = 0``) outside its "host" mode; these tests set it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyopencl as cl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import darray as da
+from darray import sched
+from darray.lazy import host
+from darray.ops._table import OPS
+from darray.place import runtime
+
+D = np.dtype
+KIND_DTYPES = {"b": [D("bool")], "i": [D("int8"), D("int64")], "u": [D("uint8"), D("uint64")],
+               "f": [D("float32"), D("float64")]}
+CASES = [(op, dt) for op in OPS if op.host for kind in op.host for dt in KIND_DTYPES[kind]]
+
+
+@pytest.fixture(scope="module")
+def place(cl_place):
+    if not runtime(cl_place).host_backed:
+        pytest.skip(f"{cl_place} is not host-backed: no host path")  # GPUs; CI's PoCL CPU device is
+    return cl_place
+
+
+def launches(fn):
+    """``fn()``'s result as NumPy and the stream ids of its launches (-1: run on the host)."""
+    with da.profile() as p:
+        out = fn()
+        out = out.get() if isinstance(out, da.DArray) else [o.get() for o in out]
+    return out, [r.stream for r in p.launches if r.name != "device_to_host"]
+
+
+def both(fn):
+    """``fn()`` through kernels and through the host path: (kernel result, host result, host streams)."""
+    old = host.LIMIT
+    try:
+        host.LIMIT = 0
+        kernel, streams = launches(fn)
+        assert sched.HOST not in streams
+        host.LIMIT = 1 << 20
+        da.synchronize()  # the inputs' writes are known complete: the host path may run
+        got, streams = launches(fn)
+    finally:
+        host.LIMIT = old
+    return kernel, got, streams
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> None:
+    assert a.dtype == b.dtype and a.shape == b.shape
+    if a.dtype.kind == "f":
+        a, b = a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")
+    np.testing.assert_array_equal(a, b)
+
+
+def values(dtype: np.dtype, n: int) -> st.SearchStrategy:
+    """Arrays of ``dtype`` rich in edge values: NaN, +-inf, -0.0, huge; integer extremes."""
+    if dtype.kind == "f":
+        special = [np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, -2.5, 3e38]
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        special = [0, 1, int(info.min), int(info.max), int(info.max) // 2]
+    else:
+        special = [False, True]
+    return hnp.arrays(dtype, n, elements=st.sampled_from(special).map(dtype.type) | hnp.from_dtype(dtype))
+
+
+@pytest.mark.parametrize("op, dtype", CASES, ids=[f"{o.name}-{d}" for o, d in CASES])
+@settings(max_examples=5)
+@given(data=st.data())
+def test_exact_ops_give_the_kernels_bits(place, op, dtype, data):
+    n = data.draw(st.integers(2, 40), label="n")
+    dts = [D("bool"), dtype, dtype] if op.name == "where" else [dtype] * op.arity
+    args = [data.draw(values(d, n), label=f"x{i}") for i, d in enumerate(dts)]
+    xs = [da.asarray(a, device=place) for a in args]
+    fn = getattr(da, op.name)
+    try:
+        kernel, got, streams = both(lambda: fn(*xs))
+    except TypeError:  # not defined for this dtype (e.g. subtract of bool), as in NumPy
+        return
+    same_bits(kernel, got)
+    if streams != [sched.HOST]:  # float16 or an inexact cast: the kernel ran
+        assert sched.HOST not in streams
+
+
+def test_chain_over_views_and_scalars_is_one_host_run(place):
+    base = np.arange(-12, 12, dtype=np.float32).reshape(4, 6) / 3
+    ints = np.arange(6, dtype=np.int32)
+
+    def chain(xp, x, i):
+        t = x.T[::-1]                          # transposed, negative step: (6, 4)
+        y = (t * 2.5 - i[None, :4]) / 3        # broadcast; int32 with float32 computes in float64
+        return xp.where(y > 0, xp.maximum(y, -y), xp.floor(y) + x[0, :4])
+
+    x, i = da.asarray(base, device=place), da.asarray(ints, device=place)
+    kernel, got, streams = both(lambda: chain(da, x, i))
+    same_bits(kernel, got)
+    assert streams == [sched.HOST]
+    same_bits(got, chain(np, base, ints))
+
+
+def test_several_outputs_in_one_host_run(place):
+    x = da.asarray(np.arange(10, dtype=np.int64), device=place)
+    def pair():
+        out = (x * 3 - 1, (x & 6) == 2)
+        da.eval(*out)
+        return out
+
+    kernel, got, streams = both(pair)
+    assert streams == [sched.HOST]
+    for k, g in zip(kernel, got):
+        same_bits(k, g)
+
+
+def test_inexact_ops_and_casts_launch_kernels(place, monkeypatch):
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    x = da.asarray(np.linspace(-3, 3, 16, dtype=np.float32), device=place)
+    u, i = (da.asarray(np.arange(16, dtype=d), device=place) for d in (np.uint64, np.int64))
+    da.synchronize()
+    for fn in (lambda: da.sin(x), lambda: x ** 2, lambda: u + i):  # u + i: uint64 -> float64 casts
+        _, streams = launches(fn)
+        assert streams and sched.HOST not in streams
+
+
+def test_over_the_work_limit_launches_a_kernel(place, monkeypatch):
+    x = da.asarray(np.ones(100, np.float32), device=place)
+    da.synchronize()
+    monkeypatch.setattr(host, "LIMIT", 199)  # 100 elements x 2 nodes
+    _, streams = launches(lambda: x * 2 + 1)
+    assert sched.HOST not in streams
+    monkeypatch.setattr(host, "LIMIT", 200)
+    _, streams = launches(lambda: x * 2 + 1)
+    assert streams == [sched.HOST]
+
+
+def test_pending_input_falls_back_to_an_ordered_kernel(place, monkeypatch):
+    """An input whose last write is still queued: the host must not read it; the kernel runs
+    after that write."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    x = da.asarray(np.arange(8, dtype=np.float32), device=place)
+    da.synchronize()
+    gate = cl.UserEvent(runtime(place).context)
+    sched.launch("gate", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[gate]), place=place,
+                 writes=[x._alloc])
+    y = x + 1
+    y.eval()  # returns without waiting for the gate: a kernel queued behind it
+    assert not sched.is_done(y._alloc.write)
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    np.testing.assert_array_equal(y.get(), np.arange(8, dtype=np.float32) + 1)
+    _, streams = launches(lambda: x + 1)  # settled now: the host path again
+    assert streams == [sched.HOST]
+
+
+def test_disabled_when_the_device_is_not_host_backed(place, monkeypatch):
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    monkeypatch.setattr(runtime(place), "host_backed", False)
+    x = da.asarray(np.ones(4, np.float32), device=place)
+    da.synchronize()
+    _, streams = launches(lambda: x + 1)
+    assert sched.HOST not in streams
+
+
+def test_pool_memory_is_page_aligned_host_memory(place):
+    x = da.asarray(np.arange(1000, dtype=np.float32), device=place)
+    seg = x._alloc.host
+    assert seg is not None and seg.ctypes.data % 4096 == 0
+    da.synchronize()
+    np.testing.assert_array_equal(seg[x._alloc.offset:x._alloc.offset + 4000].view(np.float32), x.get())
