@@ -1,6 +1,9 @@
-"""Host <-> device copies, all through the scheduler's launch path on the thread's transfer stream.
+"""Host <-> device copies, all through the scheduler (``sched.launch`` on the thread's transfer
+stream, or ``sched.run_host``).
 
-Host-to-device is one write command. Device-to-host goes one of two ways:
+On host-backed devices (``Allocation.host``: the buffer is host memory) both directions are a
+host copy on the calling thread through ``sched.run_host``, once what the copy depends on has
+completed. Elsewhere host-to-device is one write command, and device-to-host goes one of two ways:
 
 - a **read command** (``clEnqueueReadBuffer``), on any device; PoCL's CPU device runs it as
   one ``memcpy`` on one thread, as fast as ``np.copyto`` into an existing array;
@@ -97,11 +100,29 @@ class _Mapped:
                      stream=self.stream, nbytes=self.nbytes)
 
 
+def _in_host(alloc: Allocation, place: CLPlace, fn, *, write: bool) -> None:
+    """Run ``fn()``, a host copy out of (``write`` False) or into the host memory of ``alloc``,
+    once every command it depends on has completed (waiting for them as needed)."""
+    reads, writes = ([], [alloc]) if write else ([alloc], [])
+    name = "host_to_device" if write else "device_to_host"
+    while not sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes):
+        for entry in (alloc.write, *(alloc.reads.values() if write else ())):
+            sched.wait(entry, name)
+
+
+def _host_bytes(alloc: Allocation, start: int, nbytes: int) -> np.ndarray:
+    """``nbytes`` of a host-backed allocation from byte ``start``, as a uint8 array."""
+    return alloc.host[alloc.offset + start:alloc.offset + start + nbytes]  # type: ignore[index]
+
+
 def upload(host: np.ndarray, place: CLPlace) -> Allocation:
     """A new allocation holding a C-contiguous copy of ``host`` (returns once the copy is done)."""
     host = np.ascontiguousarray(host)
     alloc = allocate(place, host.nbytes)
-    if host.nbytes:
+    if host.nbytes and alloc.host is not None:
+        dst = _host_bytes(alloc, 0, host.nbytes)
+        _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
+    elif host.nbytes:
         entry = sched.launch(
             "host_to_device",
             lambda q, wf: cl.enqueue_copy(q, alloc.buffer, host, dst_offset=alloc.offset, wait_for=wf,
@@ -140,6 +161,14 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
     contiguous = dim.is_c_contiguous
     nbytes = dim.size * item
     sparse = hi - lo > 2 * dim.size
+    if alloc.host is not None:
+        raw = _host_bytes(alloc, lo * item, (hi - lo) * item)
+        if out is None:
+            out = (aligned_empty(nbytes, raw.ctypes.data).view(dtype).reshape(dim.shape)
+                   if contiguous and nbytes >= MAP_MIN else np.empty(dim.shape, dtype))
+        src = raw.view(dtype).reshape(dim.shape) if contiguous else _strided(raw, dim, dtype, lo)
+        _in_host(alloc, place, lambda: host_copy(out, src), write=False)
+        return out
     if (nbytes >= MAP_MIN or sparse) and _unified(place):
         with _Mapped(alloc, place, lo * item, (hi - lo) * item) as raw:
             if out is None:
