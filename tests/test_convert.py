@@ -249,9 +249,15 @@ def test_numpy_protocol(any_place):
 from darray import _transfer  # noqa: E402
 
 
-@pytest.fixture(params=["read", "map"])
+@pytest.fixture(params=["host", "read", "map"])
 def read_path(request, cl_place, monkeypatch):
-    """Each device-to-host path in turn: read commands, or map + host copy for every size."""
+    """Each device-to-host path in turn: a host copy (host-backed devices), read commands, or
+    map + host copy for every size."""
+    if request.param == "host":
+        if not da.place.runtime(cl_place).host_backed:
+            pytest.skip("the device is not host-backed: no host copies")
+        return request.param
+    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
     if request.param == "map":
         if not da.place.runtime(cl_place).info.host_unified_memory:
             pytest.skip("the device's memory is not host memory: no map path")
@@ -353,6 +359,7 @@ def test_read_path_orders_with_writes(read_path, cl_place):
 def test_read_path_without_map(cl_place, monkeypatch):
     """Devices whose memory is not host memory: sparse views are gathered on the device first."""
     monkeypatch.setattr(_transfer, "_unified", lambda place: False)
+    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
     host = np.arange(5000, dtype=np.int64)
     x = da.asarray(host, device=cl_place)
     same_bits(x[::101].get(), host[::101])
@@ -397,11 +404,10 @@ def test_host_copy(shape, key):
     same_bits(dst, src)
 
 
-def test_get_from_threads(cl_place, monkeypatch):
-    """Host reads through maps from several threads at once."""
+def test_get_from_threads(read_path, cl_place):
+    """Host reads from several threads at once, through each read path."""
     import concurrent.futures
 
-    monkeypatch.setattr(_transfer, "MAP_MIN", 0)
     host = np.arange(100_000, dtype=np.int32)
     x = da.asarray(host, device=cl_place)
     with concurrent.futures.ThreadPoolExecutor(4) as ex:

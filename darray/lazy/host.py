@@ -23,7 +23,7 @@ from ..sched._profile import _active
 from ..dim import _TRUSTED
 from .graph import Input, Node, Term
 
-LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "16384"))
+LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
 
 
 def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
