@@ -214,3 +214,14 @@ def test_ordering_random(cl_place, dtype, data):
     for name, ref in COMPARE.items():
         got, want = _run(name, a, b, place=cl_place), _want(ref, a, b)
         np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=name)
+
+
+def test_division_rounds_each_step_as_numpy(cl_place):
+    """Smith's division unfused: an FMA rounded this imaginary part (2.47e-324, a tie at half the
+    smallest subnormal) to -0.0 where NumPy's separate steps give +0.0."""
+    a = np.array([-1.43218624e-115 + 0j, 1 + 0j])
+    b = np.array([5.79755445e+208 - 1j, 3 - 4j])
+    got = (da.asarray(a, device=cl_place) / da.asarray(b, device=cl_place)).get()
+    want = a / b
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
