@@ -105,6 +105,7 @@ def device_seconds(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1,
     """Median device time (OpenCL profiling: first start to last end) of what ``fn`` launches.
 
     ``name`` keeps only the launches whose name contains it (e.g. a kernel, not the transfers).
+    Work run on the host instead (``sched.HOST``, host clock times) is left out.
     """
     import darray as da
 
@@ -116,7 +117,7 @@ def device_seconds(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1,
         with da.profile() as p:
             fn()
             _sync()
-        recs = [r for r in p.launches if name is None or name in r.name]
+        recs = [r for r in p.launches if (name is None or name in r.name) and r.stream != da.sched.HOST]
         if not recs:
             raise RuntimeError(f"device_seconds: nothing launched{' named ' + name if name else ''}")
         spans.append((max(r.end for r in recs) - min(r.start for r in recs)) * 1e-9)
