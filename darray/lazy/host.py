@@ -71,23 +71,27 @@ def _inputs(nodes: Sequence[Node]) -> list[Input]:
 
 
 def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
-    """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds shared nodes."""
+    """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds the values
+    of nodes and input views met before (a chain reads its inputs many times)."""
+    if type(t) is Node and t.value is not None:
+        t = t.value
+    r = memo.get(id(t))
+    if r is not None:
+        return r
     if type(t) is Node:
-        if t.value is not None:
-            t = t.value
+        args = [_value(a, memo) for a in t.args]
+        if t.op == "cast":
+            r = np.asarray(args[0]).astype(t.dtype)
+        elif out is not None and t.op != "where":
+            return TABLE[t.op].ref(*args, out=out)
         else:
-            r = memo.get(id(t))
-            if r is None:
-                args = [_value(a, memo) for a in t.args]
-                if t.op == "cast":
-                    r = np.asarray(args[0]).astype(t.dtype)
-                elif out is not None and t.op != "where":
-                    return TABLE[t.op].ref(*args, out=out)
-                else:
-                    r = TABLE[t.op].ref(*args)
-                memo[id(t)] = r
-            return r
-    return _view(t) if type(t) is Input else t.value  # a Scalar's value is of its dtype already
+            r = TABLE[t.op].ref(*args)
+    elif type(t) is Input:
+        r = _view(t)
+    else:
+        return t.value  # a Scalar's value is of its dtype already
+    memo[id(t)] = r
+    return r
 
 
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
