@@ -16,6 +16,7 @@ from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import darray as da
+from darray.lazy import host
 
 PLACE: list = []
 MAX_ARRAYS = 14
@@ -237,8 +238,15 @@ LazyMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=25
 
 
 @pytest.fixture(autouse=True)
-def _place(cl_place):
+def _place(cl_place, lazy_mode, request, monkeypatch):
     PLACE[:] = [cl_place]
+    if request.cls is TestLazyMachineOnHost:  # after conftest's lazy_mode, which turns the host path off
+        monkeypatch.setattr(host, "LIMIT", 1 << 20)
 
 
 TestLazyMachine = LazyMachine.TestCase
+
+
+class TestLazyMachineOnHost(LazyMachine.TestCase):
+    """The same machine with small graphs computed on the host (``darray.lazy.host``) whenever
+    what they read is settled: host runs mixed with kernels, in-place writes and views."""

@@ -22,7 +22,9 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
   entries known complete are pruned when a reads dict grows.
 
 All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
-shared kernel object atomic. A library call that takes no wait list and returns no event
+shared kernel object atomic. Host work on host-backed memory (small graphs, host copies) goes
+through :func:`run_host` instead: it runs under the same lock only when everything it would
+wait for is known complete, and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
 (pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
 a marker after it.
 
