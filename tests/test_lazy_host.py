@@ -175,3 +175,18 @@ def test_pool_memory_is_page_aligned_host_memory(place):
     assert seg is not None and seg.ctypes.data % 4096 == 0
     da.synchronize()
     np.testing.assert_array_equal(seg[x._alloc.offset:x._alloc.offset + 4000].view(np.float32), x.get())
+
+
+def test_host_backed_off_by_environment(place):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import darray as da, numpy as np\n"
+            "x = da.asarray(np.arange(5, dtype=np.float32))\n"
+            "assert not da.place.runtime(x.place).host_backed and x._alloc.host is None\n"
+            "assert ((x + 1).get() == np.arange(5) + 1).all()\n"
+            "print('ok')\n")
+    env = {**os.environ, "DARRAY_HOST_BACKED": "0", "DARRAY_DEVICE": str(place)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"
