@@ -21,7 +21,7 @@ from ..ops._table import TABLE, Op
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
 from ..dim import _TRUSTED
-from .graph import Input, Node, Term
+from .graph import Input, Node, Term, leaf
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
 
@@ -59,13 +59,10 @@ def _inputs(nodes: Sequence[Node]) -> list[Input]:
     out: list[Input] = []
     stack: list[Term] = list(nodes)
     while stack:
-        t = stack.pop()
+        t = leaf(stack.pop())
         if type(t) is Node:
-            if t.value is None:
-                stack += t.args
-                continue
-            t = t.value
-        if type(t) is Input and t not in out:
+            stack += t.args
+        elif type(t) is Input and t not in out:
             out.append(t)
     return out
 
@@ -73,8 +70,7 @@ def _inputs(nodes: Sequence[Node]) -> list[Input]:
 def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
     """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds the values
     of nodes and input views met before (a chain reads its inputs many times)."""
-    if type(t) is Node and t.value is not None:
-        t = t.value
+    t = leaf(t)
     r = memo.get(id(t))
     if r is not None:
         return r
