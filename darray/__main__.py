@@ -39,6 +39,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     for d in devs:
         props = da.place.get_device_properties(d.index)
         print(f"  cl:{d.index}  {d.name}  [{d.platform}]")
+        verdict = da.place.probe(d.index)
+        shown = "passed" if verdict.ok else f"FAILED: {verdict.reason}"
+        print(f"        {'probe':<22} {shown}{' (cached)' if verdict.cached else ''}")
         for key, value in props.items():
             if key in ("index", "name", "platform"):
                 continue
@@ -50,7 +53,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"current place: {da.place.current()}")
     cache = _programs.cache_dir()
     print(f"program cache: {cache if cache is not None else 'disabled (DARRAY_CACHE_DIR=)'}")
-    for var in ("DARRAY_DEVICE", "DARRAY_MEMORY_LIMIT", "DARRAY_CACHE_DIR", "DARRAY_LAZY", "DARRAY_MATMUL"):
+    print(f"ICD vendors: {os.environ.get('OCL_ICD_VENDORS', '(loader default)')}")
+    for var in ("DARRAY_DEVICE", "DARRAY_MEMORY_LIMIT", "DARRAY_CACHE_DIR", "DARRAY_LAZY", "DARRAY_MATMUL",
+                "DARRAY_KERNEL_FORM"):
         if var in os.environ:
             print(f"  {var}={os.environ[var]}")
     print(f"allocator stats ({place}):")

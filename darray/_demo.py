@@ -7,6 +7,7 @@ Timings are best-of-3 wall times; darray's include waiting for the device.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -103,6 +104,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     place = da.place.default()
     name = f" ({da.place.get_device_name(place.index)})" if isinstance(place, da.CLPlace) else ""
     print(f"darray {da.__version__} demo on {place}{name}; every step checked against NumPy")
+    if isinstance(place, da.CPUPlace) and not os.environ.get("DARRAY_DEVICE"):
+        failed = [(d, da.place.probe(d.index)) for d in da.place.devices()]
+        why = "; ".join(f"cl:{d.index} ({d.name}) failed darray's probe: {v.reason}" for d, v in failed if not v.ok)
+        print(f"no usable OpenCL device ({why or 'none found'}): running on the cpu place (NumPy)")
     print(f"{'step':<24} {'':4} {'darray':>12} {'numpy':>12}  detail")
     steps = [s for s in DEMO_STEPS if not args.only or any(o in s[0] for o in args.only)]
     t0 = time.perf_counter()

@@ -17,6 +17,20 @@ settings.register_profile("dev", max_examples=200, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_sessionstart(session):
+    """Under DARRAY_REQUIRE_OPENCL=1, a machine whose devices all failed darray's probe stops the
+    run at once with the probe's reasons (not with a build error in every test)."""
+    if os.environ.get("DARRAY_REQUIRE_OPENCL") != "1":
+        return
+    import darray as da
+
+    if not da.place.is_available():
+        reasons = "; ".join(f"cl:{d.index} ({d.name} [{d.platform}]): {da.place.probe(d.index).reason}"
+                            for d in da.place.devices())
+        pytest.exit("DARRAY_REQUIRE_OPENCL=1 but no OpenCL device passed darray's probe: "
+                    + (reasons or "no OpenCL device was found"), returncode=1)
+
+
 def _opencl_place():
     import darray as da
 

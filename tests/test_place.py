@@ -68,7 +68,7 @@ def test_equality_hash_repr():
 # -- discovery ------------------------------------------------------------------------------
 
 PROPERTY_KEYS = {"index", "platform", "name", "type", "vendor", "driver", "global_mem_bytes", "max_alloc_bytes",
-                 "compute_units", "max_work_group_size", "fp16", "fp64", "host_unified_memory"}
+                 "compute_units", "max_work_group_size", "fp16", "fp64", "host_unified_memory", "form"}
 
 
 def test_discovery(cl_place):
@@ -83,15 +83,9 @@ def test_discovery(cl_place):
         assert props["type"] in ("GPU", "CPU", "ACCELERATOR", "OTHER")
         assert props["global_mem_bytes"] >= props["max_alloc_bytes"] > 0 and props["compute_units"] >= 1
         assert isinstance(props["fp16"], bool) and isinstance(props["fp64"], bool)
+        assert props["form"] in ("chunked", "item", "gpu")
         json.dumps(props)
     assert da.place.get_device_name() == devs[0].name
-
-
-def test_pocl_lacks_fp16(cl_place):
-    info = da.place.runtime(cl_place).info
-    if "Portable Computing Language" not in info.platform:
-        pytest.skip("PoCL-specific")
-    assert info.fp16 is False and info.fp64 is True
 
 
 @pytest.mark.parametrize("bad", [-1, 99, 1.0, True, "0"])

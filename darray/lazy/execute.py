@@ -26,10 +26,9 @@ _kernels: dict[tuple[CLPlace, KernelSpec], cl.Kernel] = {}
 
 
 def form(place: CLPlace) -> str:
-    """The kernel form of ``place``: "chunked" (a contiguous run per work-item; see
-    ``DeviceInfo.chunked``), else the device type; ``LOCAL`` and ``CHUNK`` are keyed by it."""
-    info = runtime(place).info
-    return "chunked" if info.chunked else info.type
+    """The kernel form of ``place`` (``DeviceInfo.form``: chunked, item or gpu); ``LOCAL`` and
+    ``CHUNK`` are keyed by it."""
+    return runtime(place).info.form
 
 
 def local_size(place: CLPlace) -> int:

@@ -67,21 +67,20 @@ def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
 
 
 def _chunked(place: CLPlace) -> bool:
-    """Chunked one-launch kernels on CPU devices; interleaved passes on others. (Intel's CPU
-    runtime, which takes one element per work-item for elementwise kernels, measured 0.1x the
-    copy bandwidth with the interleaved passes, 0.25x (rows) and 0.86x (columns) chunked.)
-    Tests patch this to run the other form."""
-    return runtime(place).info.type == "CPU"
+    """Chunked one-launch kernels in the CPU forms (``chunked``, ``item``); interleaved passes in
+    the ``gpu`` form. (Intel's CPU runtime measured 0.1x the copy bandwidth with the interleaved
+    passes, 0.25x (rows) and 0.86x (columns) chunked.) Tests patch this to run the other form."""
+    return runtime(place).info.form != "gpu"
 
 
 def _grouped(place: CLPlace) -> bool:
     """Row kernels whose tasks go to work-groups walking them interleaved (stages ``group`` and
-    ``groups``) on CPU runtimes that vectorise across work-items (``info.chunked`` False:
-    Intel's), where a contiguous chunk per work-item measured 0.3x the copy bandwidth (the
-    group form: 0.8-1.2x). Only for sums and products of dense inputs (``_dense``) over the
-    trailing axes: strided inputs (a division per element) and max/argmax measured slower in
-    that form than chunked. Tests patch this to run that form on any device."""
-    return not runtime(place).info.chunked
+    ``groups``) in the ``item`` form (CPU runtimes that vectorise across work-items: Intel's),
+    where a contiguous chunk per work-item measured 0.3x the copy bandwidth (the group form:
+    0.8-1.2x). Only for sums and products of dense inputs (``_dense``) over the trailing axes:
+    strided inputs (a division per element) and max/argmax measured slower in that form than
+    chunked. Tests patch this to run that form on any device."""
+    return runtime(place).info.form == "item"
 
 
 def _dense(inputs: Sequence[Input], shape: tuple[int, ...]) -> bool:

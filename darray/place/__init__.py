@@ -1,19 +1,27 @@
 """Places (CPU or an OpenCL device), device discovery and the current-place guard.
 
 ``"cpu"``, ``"cl"`` and ``"cl:N"`` parse to places; ``with da.place.use("cl:1"):`` sets the
-current place for the thread. OpenCL is initialised on first use.
+current place for the thread. OpenCL is initialised on first use; before that, importing this
+package makes the ICD loader see the CPU runtime darray ships with (``_icd``). Every device
+is listed, but one is used only after it passed the probe (``_probe``: build and run a small
+kernel; the verdict is cached on disk).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from . import _discovery
-from ._discovery import DeviceInfo
-from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse, use
-from ._runtime import Runtime, runtime
+from . import _icd
+
+_icd.register()  # before pyopencl first lists platforms
+
+from . import _discovery, _probe  # noqa: E402
+from ._discovery import DeviceInfo  # noqa: E402
+from ._probe import Verdict  # noqa: E402
+from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse, use  # noqa: E402
+from ._runtime import Runtime, runtime  # noqa: E402
 
 __all__ = [
-    "CPUPlace", "CLPlace", "Place", "PlaceLike", "DeviceInfo", "parse", "current", "default", "use",
+    "CPUPlace", "CLPlace", "Place", "PlaceLike", "DeviceInfo", "Verdict", "probe", "parse", "current", "default", "use",
     "devices", "is_available", "device_count", "get_device_name", "get_device_properties", "runtime", "Runtime",
 ]
 
@@ -24,13 +32,19 @@ def devices() -> list[DeviceInfo]:
 
 
 def is_available() -> bool:
-    """True when at least one OpenCL device was found."""
-    return bool(_discovery.found())
+    """True when at least one OpenCL device passed darray's probe."""
+    return _probe.choose()[0] is not None
 
 
 def device_count() -> int:
-    """The number of OpenCL devices."""
+    """The number of OpenCL devices found (usable or not: indices are stable; see :func:`probe`)."""
     return len(_discovery.found())
+
+
+def probe(i: int = 0) -> Verdict:
+    """The probe's verdict on OpenCL device ``i``: ``ok``, and ``reason`` when it failed (the build
+    log's error line). Probed once per device, driver and darray version; cached on disk."""
+    return _probe.verdict(*_discovery.found()[_info(i).index])
 
 
 def _info(i: int) -> DeviceInfo:

@@ -1,6 +1,11 @@
-"""OpenCL device discovery: one flat, stable index over every platform's devices."""
+"""OpenCL device discovery: one flat, stable index over every platform's devices.
+
+Every device found is listed (``cl:N`` indices stay stable); whether it may be used is the
+probe's verdict (``_probe``). Each device's kernel form is decided here, once.
+"""
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -8,6 +13,25 @@ from typing import Any
 import pyopencl as cl
 
 _TYPE_NAMES = {cl.device_type.GPU: "GPU", cl.device_type.CPU: "CPU", cl.device_type.ACCELERATOR: "ACCELERATOR"}
+FORMS = ("chunked", "item", "gpu")
+
+
+def kernel_form(dtype: str, platform: str) -> str:
+    """The form of darray's generated kernels on a device: ``chunked`` (a contiguous run of
+    elements per work-item and one-launch reductions: CPU runtimes other than Intel's, since
+    PoCL runs one work-item per element slowly and does not vectorise scalar transcendentals),
+    ``item`` (one element per work-item; one-launch reductions whose dense sums go to
+    work-groups: Intel's CPU runtime, which vectorises across work-items) or ``gpu`` (one
+    element per work-item; interleaved multi-pass reductions: every other device).
+    ``DARRAY_KERNEL_FORM`` forces one on every device, so each form is tested anywhere."""
+    env = os.environ.get("DARRAY_KERNEL_FORM", "").strip().lower()
+    if env:
+        if env not in FORMS:
+            raise ValueError(f"darray place: DARRAY_KERNEL_FORM={env!r}; expected one of {', '.join(FORMS)}")
+        return env
+    if dtype != "CPU":
+        return "gpu"
+    return "item" if "Intel" in platform else "chunked"
 
 
 @dataclass(frozen=True)
@@ -28,17 +52,15 @@ class DeviceInfo:
     fp16: bool
     fp64: bool
     host_unified_memory: bool
+    form: str
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @property
     def chunked(self) -> bool:
-        """Whether kernels give each work-item a contiguous run of elements: CPU devices other
-        than Intel's runtime (PoCL runs one work-item per element slowly and does not vectorise
-        scalar transcendentals); Intel's compiler vectorises across work-items, GPUs coalesce
-        neighbouring work-items, so both get one element per work-item."""
-        return self.type == "CPU" and "Intel" not in self.platform
+        """Whether kernels give each work-item a contiguous run of elements (see :func:`kernel_form`)."""
+        return self.form == "chunked"
 
     @property
     def rank(self) -> int:
@@ -59,15 +81,16 @@ _found: list[tuple[DeviceInfo, cl.Device]] | None = None
 def _describe(index: int, platform: cl.Platform, dev: cl.Device) -> DeviceInfo:
     ext = dev.extensions.split()
     dtype = next((n for t, n in _TYPE_NAMES.items() if dev.type & t), "OTHER")
+    pname = platform.name.strip()
     unified = bool(getattr(dev, "host_unified_memory", False)) or dtype == "CPU"
     return DeviceInfo(
-        index=index, platform=platform.name.strip(), name=dev.name.strip(), type=dtype,
+        index=index, platform=pname, name=dev.name.strip(), type=dtype,
         vendor=dev.vendor.strip(), driver=dev.driver_version.strip(),
         global_mem_bytes=int(dev.global_mem_size), max_alloc_bytes=int(dev.max_mem_alloc_size),
         compute_units=int(dev.max_compute_units), max_work_group_size=int(dev.max_work_group_size),
         max_parameter_bytes=int(dev.max_parameter_size),
         fp16="cl_khr_fp16" in ext, fp64="cl_khr_fp64" in ext or bool(dev.double_fp_config),
-        host_unified_memory=unified,
+        host_unified_memory=unified, form=kernel_form(dtype, pname),
     )
 
 
@@ -90,11 +113,3 @@ def found() -> list[tuple[DeviceInfo, cl.Device]]:
                     result.append((_describe(len(result), platform, dev), dev))
             _found = result
         return _found
-
-
-def best_index() -> int | None:
-    """The index of the preferred device, or None when there is none."""
-    devs = found()
-    if not devs:
-        return None
-    return min(devs, key=lambda d: (d[0].rank, d[0].index))[0].index

@@ -8,7 +8,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from . import _discovery
+from ..errors import DeviceError
+
+from . import _probe
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,10 @@ def parse(obj: PlaceLike) -> Place:
         if text == "cpu":
             return CPUPlace()
         if text in ("cl", "opencl", "gpu"):
-            best = _discovery.best_index()
+            best, failed = _probe.choose()
+            if best is None and failed:
+                raise DeviceError(f"darray place: {obj!r} asks for an OpenCL device but none passed darray's probe: "
+                                  + "; ".join(_probe.describe(*f) for f in failed), status="PROBE_FAILED")
             if best is None:
                 raise ValueError(f"darray place: {obj!r} asks for an OpenCL device but none was found")
             return CLPlace(best)
@@ -73,21 +78,27 @@ _local = threading.local()
 
 
 def default() -> Place:
-    """``DARRAY_DEVICE`` if set, else the best OpenCL device, else ``cpu`` with one warning."""
+    """``DARRAY_DEVICE`` if set, else the best OpenCL device that passed its probe (one warning
+    names the better devices that failed it and why), else ``cpu`` with one warning."""
     global _default
     with _default_lock:
         if _default is None:
             env = os.environ.get("DARRAY_DEVICE", "").strip()
-            if env:
-                _default = parse(env)
-            else:
-                best = _discovery.best_index()
-                if best is None:
-                    warnings.warn("darray: no OpenCL device found; arrays live on the CPU (NumPy)", RuntimeWarning, stacklevel=3)
-                    _default = CPUPlace()
-                else:
-                    _default = CLPlace(best)
+            _default = parse(env) if env else _best()
         return _default
+
+
+def _best() -> Place:
+    best, failed = _probe.choose()
+    skipped = "; ".join(_probe.describe(*f) for f in failed)
+    if best is None:
+        why = f"none passed darray's probe ({skipped})" if failed else "none was found"
+        warnings.warn(f"darray: no usable OpenCL device, {why}; arrays live on the CPU (NumPy)", RuntimeWarning,
+                      stacklevel=4)
+        return CPUPlace()
+    if failed:
+        warnings.warn(f"darray: skipping {skipped}; the default place is cl:{best}", RuntimeWarning, stacklevel=4)
+    return CLPlace(best)
 
 
 def current() -> Place:

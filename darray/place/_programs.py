@@ -1,11 +1,14 @@
 """Program cache: in memory per context and on disk, keyed by everything that changes a binary."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
 import time
+import warnings
 from pathlib import Path
+from typing import Iterator
 
 import platformdirs
 import pyopencl as cl
@@ -21,6 +24,30 @@ def cache_dir() -> Path | None:
     if env == "":
         return None
     return Path(env) if env else Path(platformdirs.user_cache_dir("darray")) / "programs"
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """A block in which pyopencl's warning about a successful build's log stays silent (Intel's
+    runtime logs every build)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.CompilerWarning)
+        yield
+
+
+def build(context: cl.Context, device: cl.Device, source: str, options: str = "") -> cl.Program:
+    """``source`` built for ``device`` with ``options`` (no pyopencl cache); DeviceError carrying
+    the build log when it fails."""
+    prg = cl.Program(context, source)
+    try:
+        with _quiet():
+            prg.build(options=options, devices=[device], cache_dir=False)
+    except cl.RuntimeError as err:
+        log = getattr(err, "build_log", None) or str(err)
+        raise DeviceError(f"darray: OpenCL build failed:\n{log}", status="CL_BUILD_PROGRAM_FAILURE", log=str(log)) from err
+    except cl.Error as err:
+        raise DeviceError(f"darray: OpenCL build failed: {err}", status="CL_BUILD_PROGRAM_FAILURE", log=str(err)) from err
+    return prg
 
 
 class ProgramCache:
@@ -74,21 +101,15 @@ class ProgramCache:
         path = folder / f"{key}.bin" if folder else None
         if path is not None and path.exists():
             try:
-                prg = cl.Program(self._context, [self._device], [path.read_bytes()]).build(options)
+                with _quiet():
+                    prg = cl.Program(self._context, [self._device], [path.read_bytes()]).build(options)
                 if not prg.get_info(cl.program_info.KERNEL_NAMES):
                     raise OSError("cached binary holds no kernels")  # seen with PoCL 3.0: rebuild
                 record_compile(key, time.perf_counter() - t0, from_disk=True)
                 return prg
             except (cl.Error, OSError):
                 pass  # stale or foreign binary: rebuild from source
-        prg = cl.Program(self._context, source)
-        try:
-            prg.build(options=options, devices=[self._device], cache_dir=False)
-        except cl.RuntimeError as err:
-            log = getattr(err, "build_log", None) or str(err)
-            raise DeviceError(f"darray: OpenCL build failed:\n{log}", status="CL_BUILD_PROGRAM_FAILURE", log=str(log)) from err
-        except cl.Error as err:
-            raise DeviceError(f"darray: OpenCL build failed: {err}", status="CL_BUILD_PROGRAM_FAILURE", log=str(err)) from err
+        prg = build(self._context, self._device, source, options)
         if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ import numpy as np
 import pyopencl as cl
 
 from ..errors import cl_errors
-from . import _discovery
+from . import _discovery, _probe
 from ._places import CLPlace
 from ._programs import ProgramCache
 
@@ -23,6 +23,7 @@ class Runtime:
             raise ValueError(f"darray place: no OpenCL device {place}; {len(devs)} device(s) found")
         self.place = place
         self.info, self.device = devs[place.index]
+        _probe.require(self.info, self.device)
         with cl_errors(f"creating a context on {place}"):
             self.context = cl.Context([self.device])
         ident = "|".join((self.info.platform, self.info.name, self.info.driver, self.info.vendor))

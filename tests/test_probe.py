@@ -1,0 +1,203 @@
+"""The probe (darray.place._probe): a device is used only after it built and ran a small kernel.
+
+Failing devices are simulated in fresh interpreters by wrapping ``_probe._run`` (the build and
+run) so that one platform fails with a build-log line, as PoCL 3.0 does on CPUs its LLVM does
+not know. Every such run uses its own ``DARRAY_CACHE_DIR`` so no made-up verdict reaches the
+user's cache.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import darray as da
+from darray.errors import DeviceError
+from darray.place import _discovery, _probe
+
+REASON = "error: unknown target CPU 'generic'"
+FAIL_PLATFORM = """
+from darray.place import _probe
+_real = _probe._run
+def _run(device):
+    if device.platform.name.strip() == {platform!r}:
+        return _probe.Verdict(False, {reason!r})
+    return _real(device)
+_probe._run = _run
+"""
+
+
+def _python(code: str, tmp_path, **env: str) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if k != "DARRAY_DEVICE"}
+    full.update(DARRAY_CACHE_DIR=str(tmp_path / "cache"), **env)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _default_platform(cl_place) -> str:
+    return da.place.devices()[cl_place.index].platform
+
+
+def _passing_others(platform: str) -> list[int]:
+    """Indices of the devices on other platforms that pass their probe here, best first."""
+    order = sorted(da.place.devices(), key=lambda d: (d.rank, d.index))
+    return [d.index for d in order if d.platform != platform and da.place.probe(d.index).ok]
+
+
+def test_default_device_passes(cl_place):
+    verdict = da.place.probe(cl_place.index)
+    assert verdict.ok and verdict.reason == ""
+    assert da.place.is_available()
+
+
+def test_failed_device_is_skipped_listed_and_refused(cl_place, tmp_path):
+    platform = _default_platform(cl_place)
+    others = _passing_others(platform)
+    code = FAIL_PLATFORM.format(platform=platform, reason=REASON) + f"""
+import warnings, darray as da
+from darray.errors import DeviceError
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print("default", da.place.default())
+    x = da.ones(3)
+print("warnings", len(caught))
+print("message", caught[0].message if caught else "")
+print("verdict", da.place.probe({cl_place.index}).ok, da.place.probe({cl_place.index}).reason)
+try:
+    da.zeros(3, device="cl:{cl_place.index}")
+except DeviceError as err:
+    print("refused", err.status, {REASON!r} in str(err))
+"""
+    out = _python(code, tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines())
+    assert lines["default"] == (f"cl:{others[0]}" if others else "cpu")
+    assert lines["warnings"] == "1"
+    assert f"cl:{cl_place.index}" in lines["message"] and REASON in lines["message"]
+    assert lines["verdict"] == f"False {REASON}"
+    assert lines["refused"] == "PROBE_FAILED True"
+
+
+def test_failed_device_from_env_raises(cl_place, tmp_path):
+    code = FAIL_PLATFORM.format(platform=_default_platform(cl_place), reason=REASON) + """
+import darray as da
+da.zeros(3)
+"""
+    out = _python(code, tmp_path, DARRAY_DEVICE=f"cl:{cl_place.index}")
+    assert out.returncode != 0
+    assert "DeviceError" in out.stderr and REASON in out.stderr and f"cl:{cl_place.index}" in out.stderr
+
+
+def test_no_device_passes(tmp_path):
+    """Every device fails: the default is the cpu place with one warning, ``"cl"`` is refused
+    with the reasons, and the demo runs on the cpu place and says why."""
+    code = """
+import warnings
+from darray.place import _probe
+_probe._run = lambda device: _probe.Verdict(False, "error: nothing builds here")
+import darray as da
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    x = da.arange(5) * 2
+print(x.place, x.get().tolist(), len(caught), "nothing builds" in str(caught[0].message) if caught else None)
+print(da.place.is_available())
+try:
+    da.place.parse("cl")
+except Exception as err:
+    print(type(err).__name__, "nothing builds" in str(err) or "none was found" in str(err))
+from darray.__main__ import main
+main(["demo", "--only", "creation"])
+"""
+    out = _python(code, tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0] == "cpu [0, 2, 4, 6, 8] 1 " + ("True" if da.place.device_count() else "False")
+    assert lines[1] == "False"
+    assert lines[2] == ("DeviceError True" if da.place.device_count() else "ValueError True")
+    assert "demo on cpu" in lines[3] and "no usable OpenCL device" in lines[4]
+    assert lines[-1].startswith("demo:") and "0 FAIL" in lines[-1]
+
+
+def test_verdict_cached_on_disk(cl_place, tmp_path, monkeypatch):
+    """The second process reads the verdict from disk and builds nothing (its build would fail)."""
+    code = """
+import darray as da
+from darray.place import _probe
+{patch}
+v = da.place.probe({i})
+print(v.ok, v.cached)
+"""
+    first = _python(code.format(patch="", i=cl_place.index), tmp_path)
+    assert first.stdout.split() == ["True", "False"], first.stderr
+    files = list((tmp_path / "cache" / "probes").glob("*.json"))
+    assert files and all(json.loads(f.read_text())["ok"] in (True, False) for f in files)
+    patch = "_probe._run = lambda device: 1 / 0"
+    second = _python(code.format(patch=patch, i=cl_place.index), tmp_path)
+    assert second.stdout.split() == ["True", "True"], second.stderr
+
+
+def test_changed_driver_reprobes(cl_place, monkeypatch):
+    """The verdict is keyed by the driver string (and device, platform, darray version): a new
+    driver runs the probe again."""
+    info, device = _discovery.found()[cl_place.index]
+    runs = []
+    monkeypatch.setattr(_probe, "_run", lambda dev: runs.append(dev) or _probe.Verdict(True))
+    monkeypatch.setattr(_probe, "_verdicts", {})
+    monkeypatch.setenv("DARRAY_CACHE_DIR", "")
+    assert _probe.verdict(info, device).ok and len(runs) == 1
+    assert _probe.verdict(info, device).ok and len(runs) == 1  # kept in memory
+    newer = dataclasses.replace(info, driver=info.driver + ".1")
+    assert _probe.verdict(newer, device).ok and len(runs) == 2
+
+
+@pytest.mark.parametrize("source,reason", [
+    ("__kernel void probe(__global float *x) { x[0] = undefined_name; }", "error"),
+    ("__kernel void other(__global float *x) {}", "INVALID_KERNEL_NAME"),
+])
+def test_broken_probe_source_fails_with_reason(cl_place, monkeypatch, source, reason):
+    """A probe that does not build (the build log's error line) or does not run (the OpenCL
+    status) gives a failed verdict, never an exception."""
+    info, device = _discovery.found()[cl_place.index]
+    monkeypatch.setattr(_probe, "SOURCE", source)
+    found = _probe._run(device)
+    assert not found.ok and reason.lower() in found.reason.lower(), found.reason
+
+
+def test_wrong_results_fail(cl_place, monkeypatch):
+    info, device = _discovery.found()[cl_place.index]
+    monkeypatch.setattr(_probe, "SOURCE", _probe.SOURCE.replace("* 0.5f", "* 0.25f"))
+    assert _probe._run(device) == _probe.Verdict(False, "the probe kernel computed wrong float32 results")
+
+
+def test_info_lists_verdicts(cl_place, tmp_path):
+    code = FAIL_PLATFORM.format(platform=_default_platform(cl_place), reason=REASON) + """
+from darray.__main__ import main
+main(["info"])
+"""
+    out = _python(code, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert f"FAILED: {REASON}" in out.stdout
+    if _passing_others(_default_platform(cl_place)):
+        assert "passed" in out.stdout
+
+
+def test_require_opencl_stops_the_run(tmp_path):
+    """Under DARRAY_REQUIRE_OPENCL=1, no passing device ends pytest at the start with the reasons."""
+    (tmp_path / "conftest.py").write_text(
+        "from darray.place import _probe\n"
+        "_probe._run = lambda device: _probe.Verdict(False, 'error: nothing builds here')\n"
+        f"exec(open({os.path.join(os.path.dirname(__file__), 'conftest.py')!r}).read())\n")
+    (tmp_path / "test_x.py").write_text("def test_x():\n    pass\n")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                         env={**os.environ, "DARRAY_REQUIRE_OPENCL": "1", "DARRAY_CACHE_DIR": str(tmp_path / "c")},
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    assert "no OpenCL device passed darray's probe" in text and "1 passed" not in text
+    if da.place.device_count():
+        assert "nothing builds here" in text
