@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Callable
 
-from .harness import Result, case, format_table, registry, report_json, run_cases, write_json
+from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg"]
 
@@ -39,13 +39,13 @@ def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | 
         if not cases:
             raise SystemExit(f"darray bench: no case matches {only}; cases: {[c.key for c in registry()]}")
     place = da.place.default()
-    out(f"darray bench on {place}"
-        + (f" ({da.place.get_device_name(place.index)})" if hasattr(place, "index") else "")
-        + (" --quick" if quick else "") + f": {len(cases)} cases")
+    header = f"darray bench on {describe(place)}" + (" --quick" if quick else "")
+    out(f"{header}: {len(cases)} cases")
     t0 = time.perf_counter()
     results = run_cases(cases, quick=quick, place=place, echo=out)
     seconds = time.perf_counter() - t0
     out("")
+    out(header)
     out(format_table(results))
     data = report_json(results, place=place, quick=quick, seconds=seconds)
     missed = data["targets_missed"]

@@ -353,6 +353,17 @@ def format_table(results: list[Result]) -> str:
     return "\n".join(out)
 
 
+def describe(place: Any) -> str:
+    """The place, and for a device its name, platform, driver and kernel form (``cl:0 (AMD EPYC;
+    Intel(R) OpenCL, driver 2026.22.10.0; kernel form item)``)."""
+    import darray as da
+
+    if not isinstance(place, da.CLPlace):
+        return str(place)
+    d = da.place.devices()[place.index]
+    return f"{place} ({d.name}; {d.platform}, driver {d.driver}; kernel form {d.form})"
+
+
 def environment(place: Any) -> dict[str, Any]:
     """The machine and device the figures come from."""
     import numpy as np

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.resources
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -133,3 +134,23 @@ def test_installed_package_has_every_module():
     want = sorted(p.relative_to(src).as_posix() for p in src.rglob("*.py") if "__pycache__" not in p.parts)
     missing = [rel for rel in want if not (installed / rel).is_file()]
     assert not missing, f"modules missing from the installed darray at {installed}: {missing}"
+
+
+@pytest.mark.skipif(not os.environ.get("CI"), reason="CI only: installs darray again from a fresh clone")
+@pytest.mark.timeout(900)
+def test_newcomer_path(tmp_path):
+    """The README's first command, run in a fresh clone of this checkout with a fresh virtual
+    environment first on the PATH (it sees the packages already installed, so only darray
+    itself installs), ends with a demo whose last line counts no failed step."""
+    clone, venv = tmp_path / "clone", tmp_path / "venv"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "VIRTUAL_ENV": str(venv),
+           "PYTHON": str(venv / "bin" / "python")}
+    env.pop("DARRAY_DEVICE", None)
+    proc = subprocess.run(["bash", "-c", _quick_start()[0]], cwd=clone, env=env, capture_output=True, text=True,
+                          timeout=840)
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert re.match(r"demo: \d+ steps, \d+ OK, 0 FAIL", lines[-1]), lines[-1]
+    assert f"darray 0.1.0 at {venv}" in proc.stdout  # the clone's install, not the one under test
