@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 import time
+import warnings
 from typing import Callable
 
 from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
@@ -30,8 +31,11 @@ def load_families() -> None:
 def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | None = None,
         echo: Callable[[str], None] | None = None) -> tuple[list[Result], dict]:
     """Run the suite (or the cases whose ``family.name`` contains one of ``only``); print the table."""
+    import pyopencl as cl
+
     import darray as da
 
+    warnings.filterwarnings("ignore", category=cl.CompilerWarning)  # the raw pyopencl references' build logs
     out = echo or (lambda s: print(s, flush=True))
     cases = registry()
     if only:

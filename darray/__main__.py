@@ -1,6 +1,7 @@
 """Command line: ``python -m darray info | demo | bench``.
 
-- ``info``: the OpenCL devices and their properties, the default place, allocator stats.
+- ``info [--reprobe]``: the OpenCL devices with their properties and probe verdicts, the
+  default place, allocator stats.
 - ``demo``: a short showcase, every step checked against NumPy and timed (``darray._demo``);
   exits non-zero on any FAIL.
 - ``bench [--quick] [--json PATH] [--only NAME]``: the benchmark suite in ``benchmarks/``
@@ -39,7 +40,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     for d in devs:
         props = da.place.get_device_properties(d.index)
         print(f"  cl:{d.index}  {d.name}  [{d.platform}]")
-        verdict = da.place.probe(d.index)
+        verdict = da.place.probe(d.index, fresh=args.reprobe)
         shown = "passed" if verdict.ok else f"FAILED: {verdict.reason}"
         print(f"        {'probe':<22} {shown}{' (cached)' if verdict.cached else ''}")
         for key, value in props.items():
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="darray: NumPy-compatible N-d arrays on OpenCL")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{info,demo,bench}")
     info = sub.add_parser("info", parents=[common], help="OpenCL devices, the default place, allocator stats")
+    info.add_argument("--reprobe", action="store_true", help="probe every device again instead of reading cached verdicts")
     info.set_defaults(func=cmd_info)
     demo = sub.add_parser("demo", parents=[common], help="a showcase checked against NumPy, with timings")
     demo.add_argument("--only", nargs="*", metavar="STEP", help="run the steps whose title contains one of these")

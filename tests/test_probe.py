@@ -139,6 +139,12 @@ print(v.ok, v.cached)
     patch = "_probe._run = lambda device: 1 / 0"
     second = _python(code.format(patch=patch, i=cl_place.index), tmp_path)
     assert second.stdout.split() == ["True", "True"], second.stderr
+    # --reprobe (fresh=True) runs the probe again and replaces the cached verdict
+    patch = f"_probe._run = lambda device: _probe.Verdict(False, {REASON!r})\nda.place.probe({cl_place.index}, fresh=True)"
+    third = _python(code.format(patch=patch, i=cl_place.index), tmp_path)
+    assert third.stdout.split() == ["False", "False"], third.stderr
+    out = _python("from darray.__main__ import main\nmain(['info', '--reprobe'])", tmp_path)
+    assert f"cl:{cl_place.index}" in out.stdout and "passed" in out.stdout and REASON not in out.stdout, out.stderr
 
 
 def test_changed_driver_reprobes(cl_place, monkeypatch):

@@ -11,6 +11,8 @@ float64 reference.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import warnings
 
 import numpy as np
@@ -502,11 +504,14 @@ def test_column_kernel_fewer_groups(monkeypatch):
     ops = ("sum", "argmin", "max")
     reduce_mod._cpu_plan.cache_clear()
     try:
+        rt = da.place.runtime(xd.place)
         with monkeypatch.context() as mp:  # plans made for one work-item per group ...
-            mp.setattr(reduce_mod.execute, "LOCAL", {"chunked": 1})
+            mp.setattr(rt, "info", dataclasses.replace(rt.info, work_group=1))
             for op in ops:
                 getattr(da, op)(xd, axis=0).eval()
-        for op in ops:  # ... launched in groups of the usual size: fewer groups than tasks
+        # ... launched in groups of 16: fewer groups than tasks
+        monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, work_group=16))
+        for op in ops:
             _same_or_raises(op, xd, x, axis=0)
     finally:
         reduce_mod._cpu_plan.cache_clear()
@@ -546,7 +551,7 @@ def test_interleaved_form(monkeypatch):
 
 
 @pytest.mark.lazy_only
-@pytest.mark.parametrize("local", [None, 4])
+@pytest.mark.parametrize("local", [16, 4])
 def test_group_form(monkeypatch, local):
     """The work-group row form (Intel's CPU runtime: the first SIMD group of a work-group walks
     its task interleaved, a local-memory tree, the last task folds the partials), run on
@@ -563,8 +568,8 @@ def test_group_form(monkeypatch, local):
     monkeypatch.setattr(reduce_mod, "GROUP_OPS", ("sum", "prod", "max", "min", "any", "all", "argmax", "argmin"))
     monkeypatch.setattr(reduce_mod, "_dense", lambda inputs, shape: True)
     monkeypatch.setattr(reduce_mod, "_columns", {})
-    if local is not None:
-        monkeypatch.setitem(reduce_mod.execute.LOCAL, reduce_mod.execute.form(place), local)
+    rt = da.place.runtime(place)
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, work_group=local))
     real_plan = reduce_mod._cpu_plan
     real_plan.cache_clear()
     try:

@@ -20,20 +20,18 @@ from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, params, render
 from .spec import KernelSpec, Reduction
 
-LOCAL = {"chunked": 16}     # work-group size by kernel form (default 64)
 CHUNK = {"chunked": 256}    # elements per work-item of elementwise kernels by kernel form (default 1)
 _kernels: dict[tuple[CLPlace, KernelSpec], cl.Kernel] = {}
 
 
 def form(place: CLPlace) -> str:
-    """The kernel form of ``place`` (``DeviceInfo.form``: chunked, item or gpu); ``LOCAL`` and
-    ``CHUNK`` are keyed by it."""
+    """The kernel form of ``place`` (``DeviceInfo.form``: chunked, item or gpu)."""
     return runtime(place).info.form
 
 
 def local_size(place: CLPlace) -> int:
-    """The work-group size of darray's kernels on ``place``."""
-    return LOCAL.get(form(place), 64)
+    """The work-group size of darray's kernels on ``place`` (``DeviceInfo.work_group``)."""
+    return runtime(place).info.work_group
 
 
 def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
@@ -89,12 +87,11 @@ class Prepared:
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements); the
     work-group size is read at each launch."""
 
-    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "form", "nbytes")
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
-        self.form = form(place)
         if work is None:
-            chunk = CHUNK.get(self.form, 1)
+            chunk = CHUNK.get(form(place), 1)
             work, extra = -(-plan.n // chunk), (chunk,)
         self.work = work
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
@@ -110,7 +107,7 @@ class Prepared:
 
     def launch(self, args: list, allocs: list, place: CLPlace, name: str) -> None:
         """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
-        kernel, local = self.kernel, LOCAL.get(self.form, 64)
+        kernel, local = self.kernel, local_size(place)
         gsize, lsize = (-(-self.work // local) * local,), (local,)
 
         def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:

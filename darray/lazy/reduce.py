@@ -10,9 +10,9 @@ work-item of each output folds the partials (stage ``rows``). When the kept axes
 in memory (``sum(x, axis=0)``), a column kernel streams whole rows instead (stage ``columns``:
 about ``TASKS`` tasks per compute unit, bands of at most ``MAX_BAND`` rows). Both keep their
 partial results and counters in a per-stream scratch allocation (see :func:`_scratch`).
-On CPU runtimes that vectorise across work-items (Intel's; see :func:`_grouped`), dense sums
-and products over trailing axes use a row kernel whose tasks go to work-groups instead
-(stages ``group``, ``groups``: see ``reduce_render._render_groups``).
+In the ``item`` form (CPU runtimes that vectorise across work-items; see :func:`_grouped`),
+dense sums and products over trailing axes use a row kernel whose tasks go to work-groups
+instead (stages ``group``, ``groups``: see ``reduce_render._render_groups``).
 
 Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
 ``combine`` passes fold them (splitting only to keep chunks at most ``MAX_CHUNK`` long).
@@ -75,11 +75,11 @@ def _chunked(place: CLPlace) -> bool:
 
 def _grouped(place: CLPlace) -> bool:
     """Row kernels whose tasks go to work-groups walking them interleaved (stages ``group`` and
-    ``groups``) in the ``item`` form (CPU runtimes that vectorise across work-items: Intel's),
-    where a contiguous chunk per work-item measured 0.3x the copy bandwidth (the group form:
-    0.8-1.2x). Only for sums and products of dense inputs (``_dense``) over the trailing axes:
-    strided inputs (a division per element) and max/argmax measured slower in that form than
-    chunked. Tests patch this to run that form on any device."""
+    ``groups``) in the ``item`` form (CPU runtimes that vectorise across work-items; on Intel's,
+    on a Zen 4, 0.8-1.2x the copy bandwidth where a contiguous chunk per work-item in groups of
+    16 measured 0.3x). Only for sums and products of dense inputs (``_dense``) over the trailing
+    axes: strided inputs (a division per element) and max/argmax measured slower in that form
+    than chunked. Tests patch this to run that form on any device."""
     return runtime(place).info.form == "item"
 
 

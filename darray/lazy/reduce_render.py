@@ -350,7 +350,7 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
 # -- group kernels -------------------------------------------------------------------------------
 
 def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
-    """A one-launch row kernel for CPU runtimes that vectorise across work-items (Intel's):
+    """A one-launch row kernel for CPU runtimes that vectorise across work-items (the ``item`` form):
     task ``t`` (part ``t % P`` of output ``j = t / P``, a contiguous run ``[k0, k1)``) goes to a
     work-group, whose first ``GROUP`` work-items walk it interleaved (lane ``v`` reads
     ``k0 + v + i * GROUP``: a loop of the same trip count in every work-item, neighbouring

@@ -193,11 +193,11 @@ def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
 def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
     """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code.
 
-    ``chunked`` (PoCL's CPU device): each work-item runs ``ch`` consecutive elements, contiguous
+    ``chunked`` (CPU devices): each work-item runs ``ch`` consecutive elements, contiguous
     float kernels of vector-safe ops in float8 blocks first (PoCL does not vectorise scalar
-    transcendental calls), then the rest one by one. Otherwise (GPUs, Intel's CPU runtime,
-    whose compiler vectorises across work-items and not loops of varying length) one element
-    per work-item, ``ch`` unused."""
+    transcendental calls; Intel's runtime runs them in groups of one work-item, as written),
+    then the rest one by one. Otherwise (the ``item`` and ``gpu`` forms) one element per
+    work-item, ``ch`` unused."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
     if chunked:

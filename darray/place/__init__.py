@@ -41,10 +41,11 @@ def device_count() -> int:
     return len(_discovery.found())
 
 
-def probe(i: int = 0) -> Verdict:
+def probe(i: int = 0, *, fresh: bool = False) -> Verdict:
     """The probe's verdict on OpenCL device ``i``: ``ok``, and ``reason`` when it failed (the build
-    log's error line). Probed once per device, driver and darray version; cached on disk."""
-    return _probe.verdict(*_discovery.found()[_info(i).index])
+    log's error line). Probed once per device, driver and darray version and cached on disk;
+    ``fresh=True`` probes again (after fixing a runtime whose driver string did not change)."""
+    return _probe.verdict(*_discovery.found()[_info(i).index], fresh=fresh)
 
 
 def _info(i: int) -> DeviceInfo:

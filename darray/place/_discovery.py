@@ -14,24 +14,29 @@ import pyopencl as cl
 
 _TYPE_NAMES = {cl.device_type.GPU: "GPU", cl.device_type.CPU: "CPU", cl.device_type.ACCELERATOR: "ACCELERATOR"}
 FORMS = ("chunked", "item", "gpu")
+WORK_GROUP = {"chunked": 16, "item": 64, "gpu": 64}  # work-group size of generated kernels by form
 
 
-def kernel_form(dtype: str, platform: str) -> str:
-    """The form of darray's generated kernels on a device: ``chunked`` (a contiguous run of
-    elements per work-item and one-launch reductions: CPU runtimes other than Intel's, since
-    PoCL runs one work-item per element slowly and does not vectorise scalar transcendentals),
-    ``item`` (one element per work-item; one-launch reductions whose dense sums go to
-    work-groups: Intel's CPU runtime, which vectorises across work-items) or ``gpu`` (one
-    element per work-item; interleaved multi-pass reductions: every other device).
-    ``DARRAY_KERNEL_FORM`` forces one on every device, so each form is tested anywhere."""
-    env = os.environ.get("DARRAY_KERNEL_FORM", "").strip().lower()
-    if env:
-        if env not in FORMS:
-            raise ValueError(f"darray place: DARRAY_KERNEL_FORM={env!r}; expected one of {', '.join(FORMS)}")
-        return env
-    if dtype != "CPU":
-        return "gpu"
-    return "item" if "Intel" in platform else "chunked"
+def kernel_form(dtype: str, platform: str) -> tuple[str, int]:
+    """The form of darray's generated kernels on a device and their work-group size.
+
+    - ``chunked``: a contiguous run of elements per work-item (float8 blocks for float32) and
+      one-launch reductions; CPU devices. PoCL runs one work-item per element slowly and does
+      not vectorise scalar transcendentals: groups of 16. Intel's compiler vectorises across
+      the work-items of a group, which turns the float8 blocks into gathers: groups of one
+      work-item, so the vector code runs as written (on a 2-core Zen 1 EPYC, sum of 16M
+      float32: 1.37x the copy bandwidth, against 0.19x in groups of 16 and 0.57x in the
+      ``item`` form; a fused chain with ``sin``: 0.89x against 0.50x).
+    - ``item``: one element per work-item, one-launch reductions whose dense sums go to
+      work-groups: for CPU runtimes that vectorise across work-items; only when forced.
+    - ``gpu``: one element per work-item, interleaved multi-pass reductions; every non-CPU device.
+
+    ``DARRAY_KERNEL_FORM`` forces a form on every device, so each form is tested anywhere."""
+    form = os.environ.get("DARRAY_KERNEL_FORM", "").strip().lower()
+    if form and form not in FORMS:
+        raise ValueError(f"darray place: DARRAY_KERNEL_FORM={form!r}; expected one of {', '.join(FORMS)}")
+    form = form or ("chunked" if dtype == "CPU" else "gpu")
+    return form, 1 if form == "chunked" and "Intel" in platform else WORK_GROUP[form]
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class DeviceInfo:
     fp64: bool
     host_unified_memory: bool
     form: str
+    work_group: int
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,6 +88,7 @@ def _describe(index: int, platform: cl.Platform, dev: cl.Device) -> DeviceInfo:
     ext = dev.extensions.split()
     dtype = next((n for t, n in _TYPE_NAMES.items() if dev.type & t), "OTHER")
     pname = platform.name.strip()
+    form, group = kernel_form(dtype, pname)
     unified = bool(getattr(dev, "host_unified_memory", False)) or dtype == "CPU"
     return DeviceInfo(
         index=index, platform=pname, name=dev.name.strip(), type=dtype,
@@ -90,7 +97,7 @@ def _describe(index: int, platform: cl.Platform, dev: cl.Device) -> DeviceInfo:
         compute_units=int(dev.max_compute_units), max_work_group_size=int(dev.max_work_group_size),
         max_parameter_bytes=int(dev.max_parameter_size),
         fp16="cl_khr_fp16" in ext, fp64="cl_khr_fp64" in ext or bool(dev.double_fp_config),
-        host_unified_memory=unified, form=kernel_form(dtype, pname),
+        host_unified_memory=unified, form=form, work_group=group,
     )
 
 

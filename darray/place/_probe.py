@@ -44,16 +44,17 @@ class Verdict:
 
 
 _lock = threading.Lock()
-_verdicts: dict[tuple, Verdict] = {}
+_verdicts: dict[str, Verdict] = {}
 
 
-def verdict(info: DeviceInfo, device: cl.Device) -> Verdict:
-    """The probe's verdict on ``device`` (run once per device, driver and darray version)."""
+def verdict(info: DeviceInfo, device: cl.Device, *, fresh: bool = False) -> Verdict:
+    """The probe's verdict on ``device`` (run once per device, driver and darray version;
+    ``fresh``: run it again and replace the cached verdict)."""
     key = _key(info)
     with _lock:
-        known = _verdicts.get(key)
+        known = None if fresh else _verdicts.get(key)
         if known is None:
-            known = _verdicts[key] = _read(key) or _write(key, _run(device))
+            known = _verdicts[key] = (None if fresh else _read(key)) or _write(key, _run(device))
         return known
 
 
