@@ -216,12 +216,16 @@ class DArray:
 
     # -- indexing -----------------------------------------------------------------
     def __getitem__(self, key: Any) -> "DArray":
-        return self._view(self._dim.getitem(key))
+        from .ops.indexing import getitem
+
+        return getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         from ._convert import assign
+        from .ops.indexing import setitem
 
-        assign(self, self._dim.getitem(key), value)
+        if not setitem(self, key, value):
+            assign(self, self._dim.getitem(key), value)
 
     # -- text ---------------------------------------------------------------------
     def __repr__(self) -> str:

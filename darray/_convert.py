@@ -90,19 +90,29 @@ def astype(x: DArray, dtype: np.dtype, *, copy: bool) -> DArray:
     return run_into(input_term(x), out, "astype" if dtype != x._dtype else "copy")
 
 
+def scalar_value(value: Any, dtype: np.dtype) -> Any:
+    """A host scalar (or 0-d array) cast to ``dtype`` as NumPy's setitem casts it; OverflowError
+    or ValueError naming setitem when it does not fit."""
+    try:
+        return (np.array(value).astype(dtype)[()] if isinstance(value, np.ndarray)
+                else np.array(value, dtype=dtype)[()])
+    except (OverflowError, ValueError) as err:
+        raise type(err)(f"darray setitem: {value!r} does not fit {dtype}: {err}") from err
+
+
 def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPlace, target: DArray) -> graph.Term:
     if isinstance(value, DArray):
         src = value
     elif np.isscalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0):
-        try:
-            return graph.Scalar(np.array(value).astype(dtype)[()] if isinstance(value, np.ndarray)
-                                else np.array(value, dtype=dtype)[()], dtype)
-        except (OverflowError, ValueError) as err:
-            raise type(err)(f"darray setitem: {value!r} does not fit {dtype}: {err}") from err
+        return graph.Scalar(scalar_value(value, dtype), dtype)
     else:  # host values are cast on the host, as NumPy's setitem casts them
         src = from_numpy(value.astype(dtype, copy=False) if isinstance(value, np.ndarray)
                          else np.asarray(value, dtype=dtype), place)
-    if broadcast_shapes(src.shape, shape) != shape:
+    try:
+        fits = broadcast_shapes(src.shape, shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
         raise ValueError(f"darray setitem: could not broadcast input array from shape {src.shape} into shape {shape}")
     return input_term(src)
 

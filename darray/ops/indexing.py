@@ -1,0 +1,408 @@
+"""Advanced indexing: integer arrays and boolean masks in get and set, take, take_along_axis,
+put, nonzero.
+
+Basic indices (ints, slices, ``...``, ``None``) make views (``Dim.getitem``). A key with an
+integer array (DArray, NumPy array or list) or a boolean mask follows NumPy's rules: masks
+become the integer arrays of their ``nonzero``, integer scalars join the arrays, the arrays
+broadcast together, and their dimensions replace the indexed axes in place when the advanced
+entries are adjacent in the key, else they go first. Advanced indexing copies.
+
+On OpenCL places the element offsets of the result are one fused elementwise kernel (a bad
+index becomes offset -1); one reduction over them, read back as one number, raises
+IndexError before anything is read or written, so no kernel touches memory outside a buffer.
+Then one gather (get) or scatter (set) kernel moves the elements as raw bits
+(``kernels/index.cl``). Masks are compacted on the device after a scan; only the count is read
+back. ``x[mask] = scalar`` with a mask of ``x``'s shape is one fused ``where``. The ``cpu``
+place indexes through NumPy.
+
+Differs from NumPy: with repeated indices in an assignment, which of their values lands is
+unspecified (NumPy: the last), as in CuPy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from math import prod
+from typing import Any, Sequence
+
+import numpy as np
+import pyopencl as cl
+
+from .. import lazy, sched
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import _value_term, asarray, astype, empty, from_numpy, input_term, scalar_value, write
+from ..dim import broadcast_shapes, normalize_axis
+from ..lazy import execute
+from ..place import CLPlace, CPUPlace, runtime
+from . import elementwise as E
+from . import reduction as R
+from .creation import arange
+from .scan import cumulative_sum
+
+__all__ = ["take", "take_along_axis", "put", "nonzero"]
+
+_RAW = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong", 16: "ulong2"}
+_INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                "boolean arrays are valid indices")
+
+
+@dataclass(frozen=True)
+class _Advanced:
+    """One advanced entry: the axis of the basic view it indexes (the first of ``ndim`` for a
+    mask), the axis of the original array (for messages) and the index (np.ndarray or DArray)."""
+
+    axis: int
+    source_axis: int
+    index: Any
+
+    @property
+    def is_mask(self) -> bool:
+        return self.index.dtype == np.bool_
+
+
+def _entry(k: Any) -> Any:
+    """A key entry as basic (None, slice, Ellipsis, int) or an index array; IndexError otherwise."""
+    if k is None or k is Ellipsis or type(k) is slice:
+        return k
+    if isinstance(k, (bool, np.bool_)):
+        return np.asarray(k)
+    if isinstance(k, (int, np.integer)):
+        return int(k)
+    if isinstance(k, (list, tuple)):
+        k = np.asarray(k)
+        if not k.size and k.dtype.kind == "f":  # NumPy reads an empty list as integers
+            k = k.astype(np.intp)
+    if isinstance(k, (np.ndarray, DArray)):
+        if k.dtype.kind == "b":
+            return k
+        if k.dtype.kind in "iu":
+            return int(k.item()) if k.ndim == 0 and isinstance(k, np.ndarray) else k
+    raise IndexError(_INDEX_TYPES)
+
+
+def _basic(key: Any) -> bool:
+    """Whether ``key`` is made of ints, slices, ``...`` and ``None`` only (the common, fast case)."""
+    for k in (key if type(key) is tuple else (key,)):
+        if not (type(k) is int or type(k) is slice or k is None or k is Ellipsis):
+            return False
+    return True
+
+
+def _parse(key: Any, ndim: int) -> tuple[tuple, list[_Advanced]] | None:
+    """(basic key, advanced entries) of ``key``, or None when it is all basic. In the basic key
+    each advanced entry is replaced by the slices of the axes it indexes (a 0-d mask by None:
+    a new axis of length one, which it then indexes)."""
+    if _basic(key):
+        return None
+    entries = [_entry(k) for k in (key if type(key) is tuple else (key,))]
+    if not any(isinstance(e, (np.ndarray, DArray)) for e in entries):
+        return None
+    if sum(e is Ellipsis for e in entries) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(e.ndim if isinstance(e, (np.ndarray, DArray)) and e.dtype.kind == "b"
+                   else e is not None and e is not Ellipsis for e in entries)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
+    basic: list[Any] = []
+    advanced: list[_Advanced] = []
+    axis = source = 0
+    for e in entries:
+        if e is None or type(e) is slice:
+            basic.append(e)
+            axis += 1
+            source += e is not None
+        elif e is Ellipsis:
+            basic.append(e)
+            axis += ndim - consumed
+            source += ndim - consumed
+        elif isinstance(e, int) or e.ndim or e.dtype.kind != "b":
+            width = 1 if isinstance(e, int) else (e.ndim if e.dtype.kind == "b" else 1)
+            advanced.append(_Advanced(axis, source, np.asarray(e) if isinstance(e, int) else e))
+            basic += [slice(None)] * width
+            axis += width
+            source += width
+        else:  # a 0-d mask: a new axis of length one, kept or dropped
+            advanced.append(_Advanced(axis, source, np.zeros(int(bool(e)), np.int64)))
+            basic.append(None)
+            axis += 1
+    return tuple(basic), advanced
+
+
+def _check_mask(view: DArray, adv: _Advanced) -> None:
+    for j, m in enumerate(adv.index.shape):
+        n = view.shape[adv.axis + j]
+        if m != n:
+            raise IndexError(f"boolean index did not match indexed array along axis {adv.source_axis + j}; "
+                             f"size of axis is {n} but size of corresponding boolean axis is {m}")
+
+
+def _on_place(index: Any, place: CLPlace) -> DArray:
+    if isinstance(index, DArray):
+        if index._place != place:
+            raise IndexError(f"darray getitem: the index is on {index._place} but the array is on {place}")
+        return index
+    return from_numpy(np.ascontiguousarray(index), place)
+
+
+def _integer_indices(view: DArray, advanced: list[_Advanced]) -> list[tuple[int, int, DArray]]:
+    """(view axis, source axis, int64 DArray) per indexed axis: masks become their nonzero."""
+    out: list[tuple[int, int, DArray]] = []
+    for adv in advanced:
+        if adv.is_mask:
+            _check_mask(view, adv)
+            coords = nonzero(_on_place(adv.index, view._place))
+            out += [(adv.axis + j, adv.source_axis + j, c) for j, c in enumerate(coords)]
+        else:
+            idx = _on_place(adv.index, view._place)
+            out.append((adv.axis, adv.source_axis, idx if idx.dtype == _dt.int64 else astype(idx, _dt.int64, copy=False)))
+    return out
+
+
+def _layout(view: DArray, axes: Sequence[int], shapes: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], int, list[int]]:
+    """(result shape, position of the broadcast index dims in it, the view's other axes)."""
+    try:
+        b = broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         + " ".join(str(s) for s in shapes)) from None
+    rest = [d for d in range(view.ndim) if d not in axes]
+    adjacent = list(axes) == list(range(axes[0], axes[0] + len(axes)))
+    at = axes[0] if adjacent else 0
+    shape = tuple(view.shape[d] for d in rest)
+    return shape[:at] + b + shape[at:], at, rest
+
+
+def _offsets(view: DArray, indices: list[tuple[int, int, DArray]]) -> DArray:
+    """Element offsets (into the view's allocation) of the selected elements, -1 where an index
+    is out of bounds; IndexError naming the first bad index when there is one."""
+    axes = [a for a, _, _ in indices]
+    shape, at, rest = _layout(view, axes, [i.shape for _, _, i in indices])
+    nb = len(shape) - len(rest)
+    total: Any = view._dim.offset
+    bad: Any = False
+    for a, _, idx in indices:
+        n, stride = view.shape[a], view._dim.strides[a]
+        placed = idx.reshape((1,) * at + (1,) * (nb - idx.ndim) + idx.shape + (1,) * (len(shape) - at - nb))
+        total = total + E.where(placed < 0, placed + n, placed) * stride
+        bad = bad | (placed < -n) | (placed >= n)
+    for j, d in enumerate(rest):  # the other axes, stepped through as a grid (length one: nothing to add)
+        pos = j if j < at else j + nb
+        if view.shape[d] != 1:
+            total = total + arange(view.shape[d], dtype=_dt.int64, device=view._place).reshape(
+                (1,) * pos + (view.shape[d],) + (1,) * (len(shape) - pos - 1)) * view._dim.strides[d]
+    offsets = E.where(bad, -1, total)
+    assert offsets.shape == shape, (offsets.shape, shape)
+    if offsets.size:
+        flagged = bool(R.any(offsets < 0))
+    else:  # NumPy checks the indices even when they broadcast to nothing
+        flagged = any(idx.size and bool(R.any((idx < -view.shape[a]) | (idx >= view.shape[a])))
+                      for a, _, idx in indices)
+    if flagged:
+        _raise_bad(view, indices)
+    return offsets
+
+
+def _raise_bad(view: DArray, indices: list[tuple[int, int, DArray]]) -> None:
+    for a, source, idx in indices:
+        host, n = idx.get(), view.shape[a]
+        bad = host[(host < -n) | (host >= n)]
+        if bad.size:
+            raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {source} with size {n}")
+    raise AssertionError("offsets flagged an index no check finds")
+
+
+@lru_cache(maxsize=None)
+def _source() -> str:
+    return resources.files("darray.kernels").joinpath("index.cl").read_text()
+
+
+def _launch(name: str, place: CLPlace, itemsize: int, n: int, args: list[Any], reads: list[Any],
+            writes: list[Any]) -> None:
+    """Enqueue entry point ``name`` of ``index.cl`` over ``n`` elements (the device's kernel form
+    sets the elements per work-item and the work-group size)."""
+    kernel = runtime(place).programs.kernel(_source(), name, f"-D T={_RAW[itemsize]}")
+    ch = execute.CHUNK.get(execute.form(place), 1)
+    local = execute.local_size(place)
+    work = -(-n // ch)
+    gsize = -(-work // local) * local
+    full = [*args, np.int64(n), np.int64(ch)]
+
+    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
+        kernel.set_args(*full)
+        return cl.enqueue_nd_range_kernel(queue, kernel, (gsize,), (local,), wait_for=wait_for)
+
+    sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=n * (itemsize * 2 + 8))
+
+
+def _buf(x: DArray) -> tuple[Any, np.int64]:
+    """(allocation, its offset in elements) of a materialised array."""
+    alloc = x._data()
+    return alloc, np.int64(alloc.offset // x.dtype.itemsize)
+
+
+def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None:
+    parsed = _parse(key, x.ndim)
+    if parsed is None:
+        return None
+    basic, advanced = parsed
+    return x._view(x._dim.getitem(basic)), advanced
+
+
+def _host_key(key: Any) -> Any:
+    entries = key if type(key) is tuple else (key,)
+    return tuple(e.get() if isinstance(e, DArray) else e for e in entries)
+
+
+def getitem(x: DArray, key: Any) -> DArray:
+    """``x[key]``: a view for basic keys, a copy for advanced ones (NumPy's rules)."""
+    found = _advanced_view(x, key)
+    if found is None:
+        return x._view(x._dim.getitem(key))
+    view, advanced = found
+    if isinstance(x._place, CPUPlace):
+        return from_numpy(np.asarray(x._host_view()[_host_key(key)]), x._place)
+    if len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape:
+        return _compact(view, _on_place(advanced[0].index, view._place))
+    offsets = _offsets(view, _integer_indices(view, advanced))
+    out = empty(offsets.shape, x.dtype, x._place)
+    if out.size:
+        src, src_o = _buf(view)
+        off, off_o = _buf(offsets)
+        dst, dst_o = _buf(out)
+        _launch("gather", x._place, x.dtype.itemsize, out.size,
+                [src.buffer, src_o, off.buffer, off_o, dst.buffer, dst_o], reads=[src, off], writes=[dst])
+    return out
+
+
+def setitem(x: DArray, key: Any, value: Any) -> bool:
+    """``x[key] = value`` for an advanced ``key``; False (nothing done) for a basic one."""
+    found = _advanced_view(x, key)
+    if found is None:
+        return False
+    view, advanced = found
+    if isinstance(value, DArray) and value._place != x._place:
+        raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
+    if isinstance(x._place, CPUPlace):
+        try:
+            x._host_view()[_host_key(key)] = value.get() if isinstance(value, DArray) else value
+        except ValueError as err:
+            raise ValueError(f"darray setitem: {err}") from None
+        return True
+    if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
+            and np.ndim(value) == 0 and not isinstance(value, DArray)):
+        mask = _on_place(advanced[0].index, view._place)
+        write(view, input_term(E.where(mask, scalar_value(value, x.dtype), view)))
+        return True
+    offsets = _offsets(view, _integer_indices(view, advanced))
+    values = empty(offsets.shape, x.dtype, x._place)
+    write(values, _value_term(value, x.dtype, offsets.shape, x._place, values))
+    if offsets.size:
+        dst, dst_o = _buf(view)
+        lazy.before_write(dst)
+        off, off_o = _buf(offsets)
+        val, val_o = _buf(values)
+        _launch("scatter", x._place, x.dtype.itemsize, offsets.size,
+                [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
+    return True
+
+
+def _mask_scan(mask: DArray) -> tuple[DArray, DArray, int]:
+    """(contiguous bool mask, inclusive scan of it as int64, number of True) of a mask."""
+    flat = (mask if mask.dtype == _dt.bool_ else E.apply("not_equal", mask, 0)).reshape(-1)
+    if not flat._dim.is_c_contiguous:
+        flat = astype(flat, _dt.bool_, copy=True)
+    cs = cumulative_sum(flat)
+    return flat, cs, int(cs[-1].item()) if flat.size else 0
+
+
+def _compact(x: DArray, mask: DArray) -> DArray:
+    """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
+    flat, cs, count = _mask_scan(mask)
+    out = empty((count,), x.dtype, x._place)
+    if count:
+        src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
+        (m, m_o), (c, c_o), (s, s_o), (d, d_o) = _buf(flat), _buf(cs), _buf(src), _buf(out)
+        s_o += np.int64(src._dim.offset)
+        m_o += np.int64(flat._dim.offset)
+        c_o += np.int64(cs._dim.offset)
+        _launch("compact_values", x._place, x.dtype.itemsize, flat.size,
+                [m.buffer, m_o, c.buffer, c_o, s.buffer, s_o, d.buffer, d_o], reads=[m, c, s], writes=[d])
+    return out
+
+
+def nonzero(x: Any, /) -> tuple[DArray, ...]:
+    """Indices of the non-zero elements, one int64 array per axis, in C order.
+
+    See also: numpy.nonzero. As NumPy 2, a 0-d input is a ValueError."""
+    x = x if isinstance(x, DArray) else asarray(x)
+    if x.ndim == 0:
+        raise ValueError("darray nonzero: nonzero of a 0-d array is not allowed; use atleast_1d (NumPy 2)")
+    if isinstance(x._place, CPUPlace):
+        return tuple(from_numpy(i.astype(np.int64), x._place) for i in np.nonzero(x._host_view()))
+    flat, cs, count = _mask_scan(x)
+    pos = empty((count,), _dt.int64, x._place)
+    if count:
+        (m, m_o), (c, c_o), (d, d_o) = _buf(flat), _buf(cs), _buf(pos)
+        _launch("compact_positions", x._place, 8, flat.size,
+                [m.buffer, m_o + np.int64(flat._dim.offset), c.buffer, c_o + np.int64(cs._dim.offset),
+                 d.buffer, d_o], reads=[m, c], writes=[d])
+    if x.ndim == 1:
+        return (pos,)
+    inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
+    return tuple((pos // inner[j]) % x.shape[j] for j in range(x.ndim))
+
+
+def take(x: DArray, indices: Any, /, *, axis: int | None = None) -> DArray:
+    """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened array).
+
+    See also: numpy.take (mode "raise" only)."""
+    if axis is None:
+        return getitem(x.reshape(-1), (indices,))
+    axis = normalize_axis(axis, x.ndim, "take")
+    return getitem(x, (slice(None),) * axis + (indices,))
+
+
+def take_along_axis(x: DArray, indices: Any, /, *, axis: int = -1) -> DArray:
+    """Elements of ``x`` at ``indices`` along ``axis``; the other axes broadcast.
+
+    See also: numpy.take_along_axis."""
+    idx = indices if isinstance(indices, DArray) else asarray(indices, device=x._place)
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"darray take_along_axis: indices must be integers, got {idx.dtype}")
+    if idx.ndim != x.ndim:
+        raise ValueError(f"darray take_along_axis: indices and x must have the same number of dimensions, "
+                         f"got {idx.ndim} and {x.ndim}")
+    axis = normalize_axis(axis, x.ndim, "take_along_axis")
+    key = tuple(idx if d == axis else
+                arange(n, dtype=_dt.int64, device=x._place).reshape((1,) * d + (n,) + (1,) * (x.ndim - d - 1))
+                for d, n in enumerate(x.shape))
+    return getitem(x, key)
+
+
+def put(x: DArray, indices: Any, values: Any, /) -> None:
+    """``x.flat[indices] = values`` in place, ``values`` repeated to the length of ``indices``.
+
+    See also: numpy.put (mode "raise" only)."""
+    idx = (indices if isinstance(indices, DArray) else asarray(indices, device=x._place)).reshape(-1)
+    vals = (values if isinstance(values, DArray) else asarray(values, device=x._place)).reshape(-1)
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"darray put: indices must be integers, got {idx.dtype}")
+    if not idx.size:
+        return
+    if not vals.size:
+        raise ValueError("darray put: cannot put an empty set of values into a non-empty set of indices")
+    if vals.size != idx.size:
+        vals = take(vals, arange(idx.size, dtype=_dt.int64, device=x._place) % vals.size)
+    if x.ndim == 0:
+        setitem(x.reshape(1), (idx,), vals)
+        return
+    n = x.size
+    flat = E.where(idx < 0, idx + n, idx)
+    bad = (idx < -n) | (idx >= n)
+    if bool(R.any(bad)):
+        first = idx.get()[bad.get()][0]
+        raise IndexError(f"darray put: index {first} is out of bounds for size {n}")
+    inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
+    setitem(x, tuple((flat // inner[j]) % x.shape[j] for j in range(x.ndim)), vals)

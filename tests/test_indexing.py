@@ -1,0 +1,280 @@
+"""Advanced indexing (darray.ops.indexing) against NumPy: random keys from ndindex's strategies
+on random shapes for get and set, NumPy's placement of advanced dimensions, masks, bounds,
+take / take_along_axis / put / nonzero, views and copies, bad input, on both places."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from ndindex.tests.helpers import ndindices, short_shapes
+
+import darray as da
+from darray.dim import MAX_RANK
+
+from helpers import DEVICE_DTYPES, arrays, assert_same, shapes
+
+DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int32", "int64", "float32", "float64", "complex64",
+                                "complex128")]
+
+
+def _ranks_ok(shape: tuple[int, ...], key) -> bool:
+    parts = key if isinstance(key, tuple) else (key,)
+    return len(shape) <= MAX_RANK and all(np.ndim(p) <= MAX_RANK for p in parts)
+
+
+def _key(key, place, as_darray: bool):
+    """The key with its arrays as DArrays on ``place`` (lists and NumPy arrays otherwise kept)."""
+    if not as_darray:
+        return key
+    conv = (lambda p: da.asarray(p, device=place) if isinstance(p, np.ndarray) and p.ndim else p)
+    return tuple(conv(p) for p in key) if isinstance(key, tuple) else conv(key)
+
+
+def _outcome(fn):
+    try:
+        return fn(), None
+    except (IndexError, ValueError, TypeError) as err:
+        return None, type(err)
+
+
+def _compare(place, shape, key, as_darray):
+    host = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    want, want_err = _outcome(lambda: host[key])
+    x = da.asarray(host, device=place)
+    got, got_err = _outcome(lambda: x[_key(key, place, as_darray)])
+    if want_err is not None:
+        assert got_err is not None and issubclass(got_err, want_err), (key, got_err, want_err)
+        return None
+    assert got_err is None, (key, got_err)
+    assert_same(got, want)
+    return host
+
+
+@settings(max_examples=150)
+@given(key=ndindices, shape=short_shapes, as_darray=st.booleans())
+def test_getitem_matches_numpy(any_place, key, shape, as_darray):
+    assume(_ranks_ok(shape, key))
+    _compare(any_place, shape, key, as_darray)
+
+
+@settings(max_examples=100)
+@given(key=ndindices, shape=short_shapes, as_darray=st.booleans(), data=st.data())
+def test_setitem_matches_numpy(any_place, key, shape, as_darray, data):
+    assume(_ranks_ok(shape, key))
+    host = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    try:
+        sel = host[key]
+    except (IndexError, ValueError):
+        x = da.asarray(host, device=any_place)
+        with pytest.raises((IndexError, ValueError)):
+            x[_key(key, any_place, as_darray)] = 1
+        assert_same(x, host)  # nothing written
+        return
+    # a scalar, or values of the selection's shape (or broadcastable to it)
+    value = data.draw(st.one_of(st.integers(-100, 100),
+                                arrays(np.int32, st.just(sel.shape[data.draw(st.integers(0, sel.ndim)):]),
+                                       elements=st.integers(-100, 100))))
+    want = host.copy()
+    want[key] = value
+    if isinstance(key, tuple) and _repeats(host, key):
+        return  # repeated indices: which value lands is unspecified (the module docstring)
+    x = da.asarray(host, device=any_place)
+    x[_key(key, any_place, as_darray)] = da.asarray(value, device=any_place) if isinstance(value, np.ndarray) else value
+    assert_same(x, want)
+
+
+def _repeats(host: np.ndarray, key) -> bool:
+    """Whether ``key`` selects some element twice."""
+    ids = np.arange(host.size).reshape(host.shape)[key]
+    return np.unique(np.ravel(ids)).size != np.size(ids)
+
+
+@pytest.mark.parametrize("key,shape", [
+    ((0, slice(None), [1, 2]), (2, 3, 4)),                  # separated by a slice: advanced dims first
+    ((slice(None), [0, 1], [1, 2]), (2, 3, 4)),             # adjacent: in place
+    (([[0], [1]], slice(None), [0, 3]), (2, 3, 4)),         # broadcast (2, 1) with (2,)
+    ((slice(None), None, [1], 0), (2, 3, 4)),               # None between them
+    ((..., [1, -1]), (2, 3, 4)),
+    ((True,), (2, 3)), ((False,), (2, 3)), ((np.True_, 1), (2, 3)),
+    ((slice(1, None), [2, 0, 2]), (3, 4)),
+    (([],), (3, 4)), ((slice(None), []), (3, 4)),
+    (([0, 0, 1],), (2,) * 9),                               # rank 9
+])
+def test_placement_examples(any_place, key, shape):
+    for as_darray in (False, True):
+        assert _compare(any_place, shape, key, as_darray) is not None
+
+
+@given(shape=shapes(1, 4), dtype=st.sampled_from(DTYPES), data=st.data())
+def test_mask_and_dtypes(any_place, shape, dtype, data):
+    host = data.draw(arrays(dtype, st.just(shape)))
+    mask = data.draw(arrays(np.bool_, st.just(shape)))
+    x = da.asarray(host, device=any_place)
+    assert_same(x[mask], host[mask])
+    assert_same(x[da.asarray(mask, device=any_place)], host[mask])
+    if shape[0]:
+        idx = data.draw(arrays(np.int64, st.just((data.draw(st.integers(0, 6)),)),
+                               elements=st.integers(-shape[0], shape[0] - 1)))
+        assert_same(x[idx], host[idx])
+    want = host.copy()
+    want[mask] = host.flat[0] if host.size else 0
+    x[mask] = host.flat[0] if host.size else 0
+    assert_same(x, want)
+
+
+@given(shape=shapes(1, 4, min_side=1), data=st.data())
+def test_views_as_inputs(any_place, shape, data):
+    """Transposed, stepped and negative-step views, as the array and as the index."""
+    host = np.arange(int(np.prod(shape)) * 2, dtype=np.float32).reshape((2,) + shape)[:, ::-1].transpose()
+    x = da.asarray(np.arange(int(np.prod(shape)) * 2, dtype=np.float32).reshape((2,) + shape),
+                   device=any_place)[:, ::-1].transpose()
+    idx = np.arange(host.shape[0])[::-1][::2]
+    assert_same(x[idx], host[idx])
+    assert_same(x[da.asarray(np.arange(host.shape[0] * 2) % host.shape[0], device=any_place)[::2]],
+                host[(np.arange(host.shape[0] * 2) % host.shape[0])[::2]])
+    mask = host > host.mean()
+    assert_same(x[mask], host[mask])
+    assert_same(x[..., [0, -1]], host[..., [0, -1]])
+
+
+def test_advanced_get_copies_basic_get_views(any_place):
+    x = da.asarray(np.arange(6, dtype=np.float32), device=any_place)
+    fancy, basic = x[[0, 1]], x[0:2]
+    x[0] = 100
+    assert fancy.get().tolist() == [0.0, 1.0] and basic.get().tolist() == [100.0, 1.0]
+
+
+def test_setitem_keeps_earlier_expressions(cl_place):
+    """A pending expression reading x sees x's old values after an advanced assignment."""
+    x = da.asarray(np.arange(5.0, dtype=np.float32), device=cl_place)
+    y = x * 2
+    x[[0, 4]] = -1
+    x[x > 2] = 0
+    assert y.get().tolist() == [0, 2, 4, 6, 8] and x.get().tolist() == [-1, 1, 2, 0, -1]
+
+
+def test_value_sources(any_place):
+    x = da.zeros((3, 4), dtype=da.int64, device=any_place)
+    x[[0, 2], 1:3] = np.array([[1, 2], [3, 4]])       # NumPy array
+    x[[1], [0]] = da.asarray([7], device=any_place)     # DArray
+    x[np.array([True, False, True]), 0] = [5, 6]        # list, broadcast along the mask's axis
+    want = np.zeros((3, 4), np.int64)
+    want[[0, 2], 1:3] = [[1, 2], [3, 4]]
+    want[[1], [0]] = 7
+    want[[0, 2], 0] = [5, 6]
+    assert_same(x, want)
+
+
+@pytest.mark.parametrize("key,err", [
+    (([0, 3],), IndexError), (([-4],), IndexError), ((0, [5]), IndexError),
+    (([0.5],), IndexError), ((1.0,), IndexError), (("a",), IndexError),
+    ((np.ones(4, bool),), IndexError), ((np.ones((3, 5), bool),), IndexError),
+    (([0], [0], [0]), IndexError), ((..., ..., [0]), IndexError),
+    (([0, 1], [0, 1, 2]), IndexError),  # shapes do not broadcast
+])
+def test_bad_keys(any_place, key, err):
+    host = np.arange(12).reshape(3, 4)
+    x = da.asarray(host, device=any_place)
+    with pytest.raises(err):
+        host[key]
+    with pytest.raises(err):
+        x[key]
+    with pytest.raises(err):
+        x[key] = 0
+    assert_same(x, host)                      # nothing written
+    assert_same(x[[2, 0]], host[[2, 0]])      # the next call works
+
+
+def test_out_of_bounds_message(cl_place):
+    x = da.asarray(np.arange(12).reshape(3, 4), device=cl_place)
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 1 with size 4"):
+        x[:, da.asarray([0, 7, 1], device=cl_place)]
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[[0, 1], [0, 9]] = 5
+    assert_same(x, np.arange(12).reshape(3, 4))
+
+
+def test_bad_value_shape(any_place):
+    x = da.zeros(5, device=any_place)
+    with pytest.raises(ValueError, match="setitem"):
+        x[[0, 1]] = np.ones(3)
+
+
+@given(shape=shapes(1, 4, min_side=1), dtype=st.sampled_from(DEVICE_DTYPES), data=st.data())
+def test_take_and_take_along_axis(any_place, shape, dtype, data):
+    if dtype in (np.float64, np.complex128) and any_place.kind == "cl" and \
+            not da.place.get_device_properties(any_place.index)["fp64"]:
+        return
+    host = data.draw(arrays(dtype, st.just(shape)))
+    x = da.asarray(host, device=any_place)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = shape[axis]
+    idx = data.draw(arrays(np.int64, st.just((data.draw(st.integers(0, 5)),)), elements=st.integers(-n, n - 1)))
+    assert_same(da.take(x, idx, axis=axis), np.take(host, idx, axis=axis))
+    flat = data.draw(arrays(np.int64, st.just((3,)), elements=st.integers(-host.size, host.size - 1)))
+    assert_same(da.take(x, flat), np.take(host, flat))
+    along_shape = list(shape)
+    along_shape[axis] = data.draw(st.integers(0, 4))
+    along = data.draw(arrays(np.int64, st.just(tuple(along_shape)), elements=st.integers(-n, n - 1)))
+    assert_same(da.take_along_axis(x, da.asarray(along, device=any_place), axis=axis),
+                np.take_along_axis(host, along, axis=axis))
+
+
+def test_take_along_axis_with_argsort_like_indices(any_place):
+    host = np.random.default_rng(3).standard_normal((4, 6)).astype(np.float32)
+    order = np.argsort(host, axis=1)
+    assert_same(da.take_along_axis(da.asarray(host, device=any_place), order, axis=1),
+                np.take_along_axis(host, order, axis=1))
+    with pytest.raises(ValueError, match="take_along_axis"):
+        da.take_along_axis(da.asarray(host, device=any_place), order[0], axis=1)
+
+
+@given(shape=shapes(0, 3), data=st.data())
+def test_put(any_place, shape, data):
+    host = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    if not host.size:
+        return
+    idx = data.draw(st.lists(st.integers(-host.size, host.size - 1), min_size=1, max_size=5, unique=True))
+    vals = data.draw(st.lists(st.floats(-9, 9), min_size=1, max_size=7))
+    want = host.copy()
+    np.put(want, idx, vals)
+    x = da.asarray(host, device=any_place)
+    da.put(x, idx, vals)
+    assert_same(x, want)
+    with pytest.raises(IndexError):
+        da.put(x, [host.size], [1.0])
+    assert_same(x, want)
+
+
+@given(shape=shapes(1, 4), dtype=st.sampled_from(DTYPES), data=st.data())
+def test_nonzero(any_place, shape, dtype, data):
+    host = data.draw(arrays(dtype, st.just(shape)))
+    got = da.nonzero(da.asarray(host, device=any_place))
+    want = np.nonzero(host)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, w.astype(np.int64))
+
+
+def test_nonzero_0d_and_strided(any_place):
+    with pytest.raises(ValueError, match="nonzero"):
+        da.nonzero(da.asarray(1.0, device=any_place))
+    host = (np.arange(40).reshape(5, 8) % 3 == 0)[::-2, 1::3]
+    for g, w in zip(da.nonzero(da.asarray(np.arange(40).reshape(5, 8) % 3 == 0, device=any_place)[::-2, 1::3]),
+                    np.nonzero(host)):
+        assert_same(g, w.astype(np.int64))
+
+
+def test_large_gather_and_mask(cl_place):
+    """Several work-items (chunks) and a scan of more than one level."""
+    rng = np.random.default_rng(1)
+    host = rng.standard_normal(300_001).astype(np.float32)
+    idx = rng.integers(-host.size, host.size, 200_003)
+    x = da.asarray(host, device=cl_place)
+    assert_same(x[idx], host[idx])
+    mask = host > 0.3
+    assert_same(x[mask], host[mask])
+    x[idx[:1000]] = 0.0
+    host[idx[:1000]] = 0.0
+    assert_same(x, host)
