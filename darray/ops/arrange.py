@@ -128,14 +128,14 @@ def _triangle(name: str, x: Any, k: int) -> DArray:
 @named
 def tril(x: Any, /, *, k: int = 0) -> DArray:
     """The lower triangle of the last two axes (elements above diagonal ``k`` zeroed), lazy.
-    See also: numpy.tril."""
+    See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise)."""
     return _triangle("tril", x, k)
 
 
 @named
 def triu(x: Any, /, *, k: int = 0) -> DArray:
     """The upper triangle of the last two axes (elements below diagonal ``k`` zeroed), lazy.
-    See also: numpy.triu."""
+    See also: numpy.triu (and its notes in :func:`tril`)."""
     return _triangle("triu", x, k)
 
 
@@ -176,9 +176,9 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
     x = one("pad", x)
     if mode not in _MODES:
         raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
+    if np.asarray(pad_width).dtype.kind != "i":
+        raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}")
     widths = _pairs(pad_width, x.ndim, "pad_width")
-    if widths.dtype.kind != "i":
-        raise TypeError("`pad_width` must be of integral type.")
     if (widths < 0).any():
         raise ValueError(f"index can't contain negative values (pad_width {pad_width!r})")
     widths = widths.tolist()
@@ -242,11 +242,11 @@ def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: 
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return x
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
     axis = normalize_axis(axis, x.ndim)
-    if n == 0:
-        return x
     if prepend is not None or append is not None:
         edge = x.shape[:axis] + (1,) + x.shape[axis + 1:]
         parts = [v if v.ndim else broadcast_to(v, edge)

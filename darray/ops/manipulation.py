@@ -138,7 +138,8 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
 @named
 def squeeze(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
     """Size-1 axes removed: all of them, or ``axis`` (ValueError when one is not of size 1); a
-    view. See also: numpy.squeeze."""
+    view. See also: numpy.squeeze. Differs from NumPy: a 0-d array has no axis 0 or -1 (NumPy
+    accepts them there)."""
     x = one("squeeze", x)
     return x._view(x._dim.squeeze(axis))
 
