@@ -69,7 +69,19 @@ def compare(body: Body, host: Any, x: Any) -> Any:
         return None
     got = body(da, x)
     same(got, want)
+    if isinstance(x, da.DArray):
+        shares_like_numpy(got, want, x, host)
     return got
+
+
+def shares_like_numpy(got: Any, want: Any, x: da.DArray, host: np.ndarray) -> None:
+    """Each non-empty result is a view of ``x``'s allocation exactly where NumPy's shares memory
+    (NumPy scalars, which some NumPy functions give for 0-d results, are not compared)."""
+    if isinstance(want, (tuple, list)):
+        for g, w in zip(got, want):
+            shares_like_numpy(g, w, x, host)
+    elif isinstance(want, np.ndarray) and want.size and host.size:
+        assert (got._alloc is x._alloc) == np.shares_memory(want, host), "view where NumPy copies, or the reverse"
 
 
 def operand(data: st.DataObject, place: Any, dtype: np.dtype, shape: tuple[int, ...], label: str = "x",

@@ -20,7 +20,7 @@ from .._convert import assign, empty, from_numpy
 from ..dim import normalize_axis
 from . import elementwise as E
 from .creation import arange
-from .manipulation import along, arrays_of, broadcast_to, concat, named, one, ravel, reshape
+from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape
 
 __all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
 
@@ -50,7 +50,7 @@ def roll(x: Any, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | N
     around; ``axis=None`` rolls the flattened array. See also: numpy.roll."""
     x = one("roll", x)
     if axis is None:
-        return reshape(roll(ravel(x), shift, axis=0), x.shape)
+        return reshape(roll(reshape(x, -1), shift, axis=0), x.shape)
     try:
         pairs = np.broadcast(shift, axis)
     except ValueError:
@@ -96,7 +96,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> DArray:
     (darray has no device gather yet); equal counts are a device copy."""
     x = one("repeat", x)
     if axis is None:
-        x, axis = ravel(x), 0
+        x, axis = reshape(x, -1), 0
     axis = normalize_axis(axis, x.ndim)
     counts = _counts(repeats, "repeats")
     n = x.shape[axis]
@@ -146,7 +146,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[DArray, ...]:
     See also: numpy.meshgrid."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
-    xs = [ravel(x) for x in arrays_of("meshgrid", arrays)[0]]
+    xs = [reshape(x, -1) for x in arrays_of("meshgrid", arrays)[0]]
     order = list(range(len(xs)))
     if indexing == "xy" and len(xs) > 1:
         order[0], order[1] = 1, 0

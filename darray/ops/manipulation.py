@@ -87,8 +87,10 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
 
 @named
 def ravel(x: Any, /) -> DArray:
-    """``x`` as 1-D: a view when possible, else a copy. See also: numpy.ravel."""
-    return reshape(x, -1)
+    """``x`` as a contiguous 1-D array: a view when ``x`` is C-contiguous, else a copy.
+    See also: numpy.ravel."""
+    x = one("ravel", x)
+    return reshape(x, -1, copy=None if x._dim.is_c_contiguous else True)
 
 
 @named
