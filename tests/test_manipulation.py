@@ -449,6 +449,7 @@ BAD: list[tuple[str, Body]] = [
     ("pad", lambda xp, x: xp.pad(x, ((1, 2), (3, 4)))),
     ("pad", lambda xp, x: xp.pad(x, 1, mode="wrapped")),
     ("pad", lambda xp, x: xp.pad(x[:, :0], 1, mode="edge")),
+    ("pad", lambda xp, x: xp.pad(x.astype(np.int8), 1, constant_values=300)),
     ("diff", lambda xp, x: xp.diff(x, n=-1)),
     ("diff", lambda xp, x: xp.diff(x[0, 0, 0])),
     ("diff", lambda xp, x: xp.diff(x, axis=3)),

@@ -167,12 +167,51 @@ def _pairs(values: Any, ndim: int, what: str) -> np.ndarray:
                          f"({ndim} axes)") from None
 
 
+class _Padding:
+    """The output of ``pad`` and the slices of the original values in it. Axis ``a`` is padded
+    over the full (padded) extent of the axes before it and the original extent of those after
+    it, NumPy's order: later axes pad over the padding of earlier ones."""
+
+    def __init__(self, out: DArray, center: tuple[slice, ...]) -> None:
+        self.out, self.center = out, center
+
+    def at(self, axis: int, key: slice) -> DArray:
+        """The view of ``key`` along ``axis``."""
+        return self.out[along(axis, key) + self.center[axis + 1:]]
+
+    def put(self, axis: int, key: slice, value: Any) -> None:
+        """``value`` (a scalar or a view of the output) copied into ``key`` along ``axis``."""
+        region = self.out._dim.getitem(along(axis, key) + self.center[axis + 1:])
+        if region.size:
+            assign(self.out, region, value)
+
+    def reflect(self, axis: int, before: int, n: int, after: int, edge: int) -> None:
+        """Fill the padding of ``axis`` with mirrored runs of what is filled so far, growing outwards
+        until none is left (numpy.pad's reflect/symmetric loop): each step copies at most a whole
+        number of periods of the original ``n`` values (``edge``: the edge value is mirrored too)."""
+        size = self.out.shape[axis]
+        left, right = before, after
+        while left or right:
+            filled = size - left - right
+            chunk = filled // n * n if edge else (filled - 1) // (n - 1) * (n - 1)
+            if left:
+                k = min(chunk, left)
+                stop = left - edge
+                self.put(axis, slice(left - k, left), self.at(axis, slice(stop + k, stop, -1)))
+                left -= k
+            if right:
+                k = min(chunk, right)
+                start = edge - right - 2  # counted from the end of the axis
+                self.put(axis, slice(size - right, size - right + k), self.at(axis, slice(start, start - k, -1)))
+                right -= k
+
+
 @named
 def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
     """``x`` padded by ``pad_width`` (an int, a (before, after) pair, or one pair per axis) with
     ``mode``: ``"constant"`` (``constant_values``: a scalar, a pair or one pair per axis),
-    ``"edge"``, ``"reflect"`` or ``"symmetric"``. Axes are padded in order, each over the
-    padding of the axes before it, as NumPy does. See also: numpy.pad."""
+    ``"edge"``, ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
+    See also: numpy.pad."""
     x = one("pad", x)
     if mode not in _MODES:
         raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
@@ -182,55 +221,24 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
     if (widths < 0).any():
         raise ValueError(f"index can't contain negative values (pad_width {pad_width!r})")
     widths = widths.tolist()
-    out = empty(tuple(n + b + a for n, (b, a) in zip(x.shape, widths)), x.dtype, x.place)
-    center = tuple(slice(b, b + n) for n, (b, _) in zip(x.shape, widths))
-    assign(out, out._dim.getitem(center), x)
     if mode != "constant" and x.size == 0:
         for axis, (n, w) in enumerate(zip(x.shape, widths)):
             if n == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant'")
-        return out
-    values = _pairs(constant_values, x.ndim, "constant_values") if mode == "constant" else None
+    p = _Padding(empty(tuple(n + b + a for n, (b, a) in zip(x.shape, widths)), x.dtype, x.place),
+                 tuple(slice(b, b + n) for n, (b, _) in zip(x.shape, widths)))
+    assign(p.out, p.out._dim.getitem(p.center), x)
+    values = _pairs(constant_values, x.ndim, "constant_values").tolist() if mode == "constant" else None
     for axis, (n, (before, after)) in enumerate(zip(x.shape, widths)):
-        def put(target: slice, value: Any, axis: int = axis) -> None:
-            """``out[target] = value`` along ``axis``: the full (padded) extent of the axes before
-            it, the original extent of those after it (NumPy's order)."""
-            region = out._dim.getitem(along(axis, target) + center[axis + 1:])
-            if region.size:
-                assign(out, region, value)
-
-        def at(key: slice, axis: int = axis) -> DArray:
-            return out[along(axis, key) + center[axis + 1:]]
-
-        if mode == "constant":
-            put(slice(0, before), values[axis, 0])
-            put(slice(before + n, None), values[axis, 1])
+        if mode == "constant":  # Python scalars: cast (or OverflowError) as NumPy's setitem does
+            p.put(axis, slice(0, before), values[axis][0])
+            p.put(axis, slice(before + n, None), values[axis][1])
         elif mode == "edge" or n == 1:
-            put(slice(0, before), at(slice(before, before + 1)))
-            put(slice(before + n, None), at(slice(before + n - 1, before + n)))
+            p.put(axis, slice(0, before), p.at(axis, slice(before, before + 1)))
+            p.put(axis, slice(before + n, None), p.at(axis, slice(before + n - 1, before + n)))
         else:
-            _reflect(put, at, before, n, after, out.shape[axis], int(mode == "symmetric"))
-    return out
-
-
-def _reflect(put: Any, at: Any, before: int, n: int, after: int, size: int, edge: int) -> None:
-    """Fill the padding of one axis with mirrored runs of what is filled so far, growing outwards
-    until none is left (numpy.pad's reflect/symmetric loop): each step copies at most one period
-    of the original ``n`` values (``edge``: the edge value is part of the mirror)."""
-    left, right = before, after
-    while left or right:
-        filled = size - left - right
-        chunk = filled // n * n if edge else (filled - 1) // (n - 1) * (n - 1)
-        if left:
-            k = min(chunk, left)
-            stop = left - edge
-            put(slice(left - k, left), at(slice(stop + k, stop, -1)))
-            left -= k
-        if right:
-            k = min(chunk, right)
-            start = edge - right - 2  # counted from the end of the axis
-            put(slice(size - right, size - right + k), at(slice(start, start - k, -1)))
-            right -= k
+            p.reflect(axis, before, n, after, int(mode == "symmetric"))
+    return p.out
 
 
 @named

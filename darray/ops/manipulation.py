@@ -32,15 +32,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def named(fn: F) -> F:
-    """Bad input raised inside ``fn`` (a ValueError, TypeError or IndexError, AxisError
-    included) is re-raised with the same class and a message naming ``darray <fn>``."""
+    """Bad input raised inside ``fn`` (a ValueError, TypeError, IndexError or OverflowError,
+    AxisError included) is re-raised with the same class and a message naming ``darray <fn>``."""
     prefix = f"darray {fn.__name__}"
 
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (ValueError, TypeError, IndexError) as err:
+        except (ValueError, TypeError, IndexError, OverflowError) as err:
             if str(err).startswith(prefix):
                 raise
             try:
