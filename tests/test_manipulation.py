@@ -14,6 +14,7 @@ disk afterwards), so the OpenCL place draws one dtype per function from a rotati
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable
 
 import numpy as np
@@ -384,7 +385,7 @@ def test_lazy_inputs_stay_correct(cl_place):
     host = np.arange(12, dtype=np.float32).reshape(3, 4)
     x = da.asarray(host, device=cl_place)
     y = x * 2 + 1
-    assert y._node is not None
+    assert y._node is not None or not importlib.import_module("darray.lazy.evaluate").ENABLED  # DARRAY_LAZY=0
     parts = da.concat([y, da.flip(y, axis=0)], axis=1), da.diff(y, axis=0), da.tril(y)
     x[...] = 0
     want = host * 2 + 1

@@ -119,9 +119,8 @@ def _triangle(name: str, x: Any, k: int) -> DArray:
         raise TypeError("needs an array of at least 1 dimension (numpy.tri() of a 0-d shape)")
     k = operator.index(k)
     rows, cols = x.shape[-2:] if x.ndim > 1 else x.shape * 2
-    i = arange(rows, dtype="int64", device=x.place)[:, None]
-    j = arange(cols, dtype="int64", device=x.place)
-    keep = E.apply(_TRI[name], E.apply("subtract", j, i), k)
+    index = arange(max(rows, cols), dtype="int64", device=x.place)
+    keep = E.apply(_TRI[name], E.apply("subtract", index[:cols], index[:rows, None]), k)
     return E.apply("where", keep, x, _ZERO[x.dtype.kind])
 
 
