@@ -76,10 +76,10 @@ class DArray:
 
     @property
     def mT(self) -> "DArray":
-        """The last two axes swapped (a view; ``darray.matrix_transpose``)."""
-        from .ops.manipulation import matrix_transpose
-
-        return matrix_transpose(self)
+        """The last two axes swapped (a view); needs ``ndim >= 2``."""
+        if self.ndim < 2:
+            raise ValueError(f"darray mT: needs an array of at least 2 dimensions, got {self.ndim}")
+        return self._view(self._dim.swapaxes(-1, -2))
 
     def __len__(self) -> int:
         if not self.ndim:

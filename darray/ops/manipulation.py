@@ -24,9 +24,8 @@ from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
 from ..place import Place
 from . import _dispatch as D
 
-__all__ = ["array_split", "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "matrix_transpose",
-           "moveaxis", "permute_dims", "ravel", "reshape", "split", "squeeze", "stack", "swapaxes", "transpose",
-           "unstack"]
+__all__ = ["array_split", "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+           "permute_dims", "ravel", "reshape", "split", "squeeze", "stack", "swapaxes", "transpose", "unstack"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -105,15 +104,6 @@ def transpose(x: Any, /, axes: Sequence[int] | None = None) -> DArray:
     """The axes permuted (a view); ``axes=None`` reverses them. See also: numpy.transpose."""
     x = one("transpose", x)
     return x._view(x._dim.transpose(axes))
-
-
-@named
-def matrix_transpose(x: Any, /) -> DArray:
-    """The last two axes swapped (a view); needs ``ndim >= 2``. See also: numpy.matrix_transpose."""
-    x = one("matrix_transpose", x)
-    if x.ndim < 2:
-        raise ValueError(f"needs an array of at least 2 dimensions, got {x.ndim}")
-    return x._view(x._dim.swapaxes(-1, -2))
 
 
 @named
