@@ -1,5 +1,6 @@
 """Manipulations that build a new array from slices and broadcasts of their input: roll, tile,
-repeat, pad, meshgrid, tril, triu, diff.
+repeat, pad, meshgrid, tril, triu, diff (the manipulation family's second module; shapes,
+views, joins and splits are in ``manipulation``).
 
 Every copy is ``_convert``'s strided copy of a view (a slice, a broadcast, a reversed run)
 into a view of the output, one kernel per piece on OpenCL places and NumPy on the CPU place;
@@ -142,7 +143,7 @@ def triu(x: Any, /, *, k: int = 0) -> DArray:
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[DArray, ...]:
     """Coordinate arrays from 1-d coordinate vectors (inputs are flattened), each a new array:
     ``indexing="xy"`` (Cartesian, the first two axes swapped) or ``"ij"`` (matrix).
-    See also: numpy.meshgrid."""
+    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
     xs = [reshape(x, -1) for x in arrays_of("meshgrid", arrays)[0]]

@@ -158,7 +158,8 @@ def broadcast_to(x: Any, /, shape: Any) -> DArray:
 
 @named
 def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
-    """The arrays broadcast against each other (views). See also: numpy.broadcast_arrays."""
+    """The arrays broadcast against each other (views). See also: numpy.broadcast_arrays.
+    A tuple, as NumPy 2 returns (the Array API says a list)."""
     xs, _ = arrays_of("broadcast_arrays", arrays)
     shape = broadcast_shapes(*[x.shape for x in xs])
     return tuple(x._view(x._dim.broadcast_to(shape)) for x in xs)
