@@ -107,15 +107,18 @@ def axis(data: st.DataObject, ndim: int, label: str = "axis", stray: int = 1) ->
     return data.draw(st.integers(-ndim - stray, ndim - 1 + stray), label=label)
 
 
-# -- one-array functions: body drawn per example -------------------------------------------
+# -- one-array functions: arguments drawn per example -------------------------------------
 
-def _reshape_target(data: st.DataObject, shape: tuple[int, ...]) -> tuple[int, ...]:
+Args = tuple[tuple, dict]  # the arguments after the array: positional, keyword
+
+
+def _reshape(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     target = list(data.draw(st.permutations(shape), label="sizes"))
     if data.draw(st.booleans(), label="insert 1"):
         target.insert(data.draw(st.integers(0, len(target)), label="at"), 1)
     if target and data.draw(st.booleans(), label="use -1"):
         target[data.draw(st.integers(0, len(target) - 1), label="-1 at")] = -1
-    return tuple(target)
+    return (tuple(target),), {}
 
 
 def _axes(data: st.DataObject, ndim: int, label: str = "axes") -> Any:
@@ -125,83 +128,98 @@ def _axes(data: st.DataObject, ndim: int, label: str = "axes") -> Any:
                      label=label)
 
 
-def _moveaxis(data: st.DataObject, shape: tuple[int, ...]) -> Body:
+def _moveaxis(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     n = len(shape)
     src = data.draw(st.lists(st.integers(-n, max(n - 1, 0)), max_size=n, unique=True), label="source")
     dst = data.draw(st.lists(st.integers(0, max(n - 1, 0)), min_size=len(src), max_size=len(src), unique=True),
                     label="destination")
-    return lambda xp, x: xp.moveaxis(x, src, dst)
+    return (src, dst), {}
 
 
-def _split(name: str) -> Callable[[st.DataObject, tuple[int, ...]], Body]:
-    def draw(data: st.DataObject, shape: tuple[int, ...]) -> Body:
-        how = data.draw(st.one_of(st.integers(1, 4), st.lists(st.integers(-2, 6), max_size=3).map(sorted)), label="ios")
-        ax = axis(data, len(shape), stray=0) if shape else 0
-        return lambda xp, x: getattr(xp, name)(x, how, axis=ax)
-    return draw
+def _split(data: st.DataObject, shape: tuple[int, ...]) -> Args:
+    how = data.draw(st.one_of(st.integers(1, 4), st.lists(st.integers(-2, 6), max_size=3).map(sorted)), label="ios")
+    return (how,), {"axis": axis(data, len(shape), stray=0) if shape else 0}
 
 
-def _pad(data: st.DataObject, shape: tuple[int, ...]) -> Body:
+def _pad(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric"]), label="mode")
     pairs = st.tuples(st.integers(0, 3), st.integers(0, 3))
     width = data.draw(st.one_of(st.integers(0, 3), pairs, st.lists(pairs, min_size=len(shape), max_size=len(shape))),
                       label="pad_width")
     if mode != "constant":
-        return lambda xp, x: xp.pad(x, width, mode)
-    value = data.draw(st.one_of(st.integers(0, 1), pairs), label="constant_values")
-    return lambda xp, x: xp.pad(x, width, constant_values=value)
+        return (width, mode), {}
+    return (width,), {"constant_values": data.draw(st.one_of(st.integers(0, 1), pairs), label="constant_values")}
 
 
-def _repeat(data: st.DataObject, shape: tuple[int, ...]) -> Body:
+def _repeat(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     ax = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)), label="axis") if shape else None
     n = int(np.prod(shape)) if ax is None else shape[ax]
     counts = data.draw(st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), min_size=n, max_size=n)),
                        label="repeats")
-    return lambda xp, x: xp.repeat(x, counts, axis=ax)
+    return (counts,), {"axis": ax}
 
 
-def _diff(data: st.DataObject, shape: tuple[int, ...]) -> Body:
-    n = data.draw(st.integers(0, 3), label="n")
-    ax = axis(data, len(shape), stray=0) if shape else -1
+def _diff(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     ends = data.draw(st.sampled_from([{}, {"prepend": 1}, {"append": 0}, {"prepend": True, "append": 2}]),
                      label="prepend, append")  # numpy.diff's "none" is a sentinel, not None
-    return lambda xp, x: xp.diff(x, n=n, axis=ax, **ends)
+    return (), {"n": data.draw(st.integers(0, 3), label="n"), "axis": axis(data, len(shape), stray=0) if shape else -1,
+                **ends}
 
 
-def _broadcast_target(data: st.DataObject, shape: tuple[int, ...]) -> Body:
+def _broadcast_to(data: st.DataObject, shape: tuple[int, ...]) -> Args:
     lead = data.draw(st.lists(st.integers(0, 3), max_size=4 - len(shape)), label="leading")
-    target = tuple(lead) + tuple(data.draw(st.integers(0, 3), label="size") if n == 1 else n for n in shape)
-    return lambda xp, x: xp.broadcast_to(x, target)
+    return (tuple(lead) + tuple(data.draw(st.integers(0, 3), label="size") if n == 1 else n for n in shape),), {}
 
 
-ONE: dict[str, Callable[[st.DataObject, tuple[int, ...]], Body]] = {
-    "reshape": lambda d, s: (lambda t: lambda xp, x: xp.reshape(x, t))(_reshape_target(d, s)),
-    "ravel": lambda d, s: lambda xp, x: xp.ravel(x),
-    "permute_dims": lambda d, s: (lambda p: lambda xp, x: xp.permute_dims(x, p))(d.draw(st.permutations(range(len(s))))),
-    "transpose": lambda d, s: lambda xp, x: xp.transpose(x),
-    "matrix_transpose": lambda d, s: lambda xp, x: xp.matrix_transpose(x),
-    "swapaxes": lambda d, s: (lambda a, b: lambda xp, x: xp.swapaxes(x, a, b))(axis(d, len(s)), axis(d, len(s), "b")),
+def _roll(data: st.DataObject, shape: tuple[int, ...]) -> Args:
+    shift = data.draw(st.one_of(st.integers(-7, 7), st.tuples(st.integers(-3, 3), st.integers(-3, 3))), label="shift")
+    axes = st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1),
+                     st.tuples(st.integers(0, len(shape) - 1), st.just(-1)))
+    return (shift,), {"axis": data.draw(axes, label="axis") if shape else None}
+
+
+def _draw(label: str, strategy: Callable[[tuple[int, ...]], st.SearchStrategy], keyword: str | None = None
+          ) -> Callable[[st.DataObject, tuple[int, ...]], Args]:
+    """One argument drawn from ``strategy(shape)``: positional, or the keyword ``keyword``."""
+    def draw(data: st.DataObject, shape: tuple[int, ...]) -> Args:
+        value = data.draw(strategy(shape), label=label)
+        return ((), {keyword: value}) if keyword else ((value,), {})
+    return draw
+
+
+def _none(data: st.DataObject, shape: tuple[int, ...]) -> Args:
+    return (), {}
+
+
+ONE: dict[str, Callable[[st.DataObject, tuple[int, ...]], Args]] = {
+    "reshape": _reshape,
+    "ravel": _none,
+    "permute_dims": _draw("axes", lambda s: st.permutations(range(len(s))).map(tuple)),
+    "transpose": _none,
+    "matrix_transpose": _none,
+    "swapaxes": lambda d, s: ((axis(d, len(s)), axis(d, len(s), "axis2")), {}),
     "moveaxis": _moveaxis,
-    "squeeze": lambda d, s: (lambda a: lambda xp, x: xp.squeeze(x, axis=a))(_axes(d, len(s)) if s else None),
-    "expand_dims": lambda d, s: (lambda a: lambda xp, x: xp.expand_dims(x, a))(
-        d.draw(st.one_of(st.integers(-len(s) - 2, len(s) + 1), st.tuples(st.integers(-2, 1), st.integers(2, 3))))),
-    "broadcast_to": _broadcast_target,
-    "flip": lambda d, s: (lambda a: lambda xp, x: xp.flip(x, axis=a))(_axes(d, len(s))),
-    "unstack": lambda d, s: (lambda a: lambda xp, x: xp.unstack(x, axis=a))(axis(d, len(s))),
-    "split": _split("split"),
-    "array_split": _split("array_split"),
-    "roll": lambda d, s: (lambda sh, a: lambda xp, x: xp.roll(x, sh, axis=a))(
-        d.draw(st.one_of(st.integers(-7, 7), st.tuples(st.integers(-3, 3), st.integers(-3, 3))), label="shift"),
-        None if not s else d.draw(st.one_of(st.none(), st.integers(-len(s), len(s) - 1),
-                                            st.tuples(st.integers(0, len(s) - 1), st.integers(-1, -1))))),
-    "tile": lambda d, s: (lambda r: lambda xp, x: xp.tile(x, r))(
-        d.draw(st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), max_size=3).map(tuple)), label="reps")),
+    "squeeze": lambda d, s: ((), {"axis": _axes(d, len(s)) if s else None}),
+    "expand_dims": _draw("axis", lambda s: st.one_of(st.integers(-len(s) - 2, len(s) + 1),
+                                                     st.tuples(st.integers(-2, 1), st.integers(2, 3)))),
+    "broadcast_to": _broadcast_to,
+    "flip": lambda d, s: ((), {"axis": _axes(d, len(s))}),
+    "unstack": lambda d, s: ((), {"axis": axis(d, len(s))}),
+    "split": _split,
+    "array_split": _split,
+    "roll": _roll,
+    "tile": _draw("reps", lambda s: st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), max_size=3).map(tuple))),
     "repeat": _repeat,
-    "tril": lambda d, s: (lambda k: lambda xp, x: xp.tril(x, k=k))(d.draw(st.integers(-3, 3), label="k")),
-    "triu": lambda d, s: (lambda k: lambda xp, x: xp.triu(x, k=k))(d.draw(st.integers(-3, 3), label="k")),
+    "tril": _draw("k", lambda s: st.integers(-3, 3), "k"),
+    "triu": _draw("k", lambda s: st.integers(-3, 3), "k"),
     "pad": _pad,
     "diff": _diff,
 }
+
+
+def call(name: str, args: tuple, kwargs: dict) -> Body:
+    """The body calling ``xp.<name>(x, *args, **kwargs)``."""
+    return lambda xp, x: getattr(xp, name)(x, *args, **kwargs)
 
 
 @pytest.mark.parametrize("name", list(ONE))
@@ -212,7 +230,7 @@ def test_one_array(any_place, name, data):
     dtype = pick_dtype(data, any_place, name)
     shape = data.draw(shapes(0, 4, 0, 4), label="shape")
     host, x = operand(data, any_place, dtype, shape)
-    compare(ONE[name](data, shape), host, x)
+    compare(call(name, *ONE[name](data, shape)), host, x)
 
 
 # -- functions of several arrays -----------------------------------------------------------
@@ -293,7 +311,7 @@ ZERO_D = ["reshape", "ravel", "transpose", "squeeze", "expand_dims", "broadcast_
 @given(data=st.data())
 def test_zero_d(any_place, name, data):
     host, x = operand(data, any_place, np.dtype("float32"), ())
-    compare(ONE[name](data, ()), host, x)
+    compare(call(name, *ONE[name](data, ())), host, x)
 
 
 # -- views and copies ----------------------------------------------------------------------

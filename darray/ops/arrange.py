@@ -47,8 +47,11 @@ def _replicate(x: DArray, axis: int, count: int, whole: bool) -> DArray:
 
 @named
 def roll(x: Any, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | None = None) -> DArray:
-    """Elements shifted by ``shift`` along ``axis`` (ints or broadcast tuples), wrapping
-    around; ``axis=None`` rolls the flattened array. See also: numpy.roll."""
+    """Elements shifted by ``shift`` along ``axis``, wrapping around (a new array).
+
+    ``shift`` and ``axis``: ints or tuples, broadcast together (shifts of one axis add up);
+    ``axis=None`` rolls the flattened array. See also: numpy.roll.
+    """
     x = one("roll", x)
     if axis is None:
         return reshape(roll(reshape(x, -1), shift, axis=0), x.shape)
@@ -74,8 +77,11 @@ def roll(x: Any, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | N
 
 @named
 def tile(x: Any, repetitions: int | Sequence[int], /) -> DArray:
-    """``x`` repeated ``repetitions`` times along each axis (leading axes added to whichever of
-    the two is shorter), a new array. See also: numpy.tile."""
+    """``x`` repeated ``repetitions`` times along each axis (a new array).
+
+    Leading axes of size 1 are added to whichever of ``x``'s shape and ``repetitions`` is
+    shorter. See also: numpy.tile.
+    """
     x = one("tile", x)
     reps = _counts(repetitions, "repetitions")
     rank = max(len(reps), x.ndim)
@@ -91,10 +97,13 @@ def tile(x: Any, repetitions: int | Sequence[int], /) -> DArray:
 
 @named
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> DArray:
-    """Each element of ``x`` repeated ``repeats`` times along ``axis`` (``None``: of the flattened
-    array); ``repeats`` an int or one count per element along the axis. See also: numpy.repeat.
-    Differs from NumPy: unequal per-element counts on an OpenCL place are gathered on the host
-    (darray has no device gather yet); equal counts are a device copy."""
+    """Each element of ``x`` repeated ``repeats`` times along ``axis`` (a new array).
+
+    ``axis=None``: of the flattened array; ``repeats``: an int or one count per element along
+    the axis. See also: numpy.repeat. Differs from NumPy: unequal per-element counts on an
+    OpenCL place are gathered on the host (darray has no device gather yet); equal counts are
+    a device copy.
+    """
     x = one("repeat", x)
     if axis is None:
         x, axis = reshape(x, -1), 0
@@ -127,23 +136,29 @@ def _triangle(name: str, x: Any, k: int) -> DArray:
 
 @named
 def tril(x: Any, /, *, k: int = 0) -> DArray:
-    """The lower triangle of the last two axes (elements above diagonal ``k`` zeroed), lazy.
-    See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise)."""
+    """The lower triangle of the last two axes: elements above diagonal ``k`` zeroed (lazy).
+
+    See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
+    """
     return _triangle("tril", x, k)
 
 
 @named
 def triu(x: Any, /, *, k: int = 0) -> DArray:
-    """The upper triangle of the last two axes (elements below diagonal ``k`` zeroed), lazy.
-    See also: numpy.triu (and its notes in :func:`tril`)."""
+    """The upper triangle of the last two axes: elements below diagonal ``k`` zeroed (lazy).
+
+    See also: numpy.triu. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
+    """
     return _triangle("triu", x, k)
 
 
 @named
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[DArray, ...]:
-    """Coordinate arrays from 1-d coordinate vectors (inputs are flattened), each a new array:
-    ``indexing="xy"`` (Cartesian, the first two axes swapped) or ``"ij"`` (matrix).
-    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list)."""
+    """Coordinate arrays from coordinate vectors (new arrays; inputs are flattened).
+
+    ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix.
+    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list).
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
     xs = [reshape(x, -1) for x in arrays_of("meshgrid", arrays)[0]]
@@ -208,10 +223,13 @@ class _Padding:
 
 @named
 def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
-    """``x`` padded by ``pad_width`` (an int, a (before, after) pair, or one pair per axis) with
-    ``mode``: ``"constant"`` (``constant_values``: a scalar, a pair or one pair per axis),
-    ``"edge"``, ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
-    See also: numpy.pad."""
+    """``x`` padded along each axis (a new array).
+
+    ``pad_width``: an int, a (before, after) pair, or one pair per axis. ``mode``:
+    ``"constant"`` (``constant_values``: a scalar, a pair or one pair per axis), ``"edge"``,
+    ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
+    See also: numpy.pad.
+    """
     x = one("pad", x)
     if mode not in _MODES:
         raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
@@ -243,9 +261,11 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
 
 @named
 def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> DArray:
-    """The ``n``-th discrete difference along ``axis`` (``not_equal`` for bool), after joining
-    ``prepend`` and ``append`` (scalars broadcast to one slice); lazy, as slice subtractions.
-    See also: numpy.diff."""
+    """The ``n``-th discrete difference along ``axis`` (lazy slice subtractions).
+
+    ``not_equal`` for bool, as NumPy; ``prepend`` and ``append`` are joined first (scalars
+    broadcast to one slice). See also: numpy.diff.
+    """
     x = one("diff", x)
     n = operator.index(n)
     if n < 0:

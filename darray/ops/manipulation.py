@@ -71,9 +71,11 @@ def along(axis: int, key: Any) -> tuple[Any, ...]:
 
 @named
 def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
-    """``x`` with a new shape (one size may be -1): a view when the strides allow it, else a
-    contiguous copy. ``copy=True`` always copies; ``copy=False`` raises ValueError when a view
-    is impossible. See also: numpy.reshape."""
+    """``x`` with a new shape (one size may be -1).
+
+    A view when the strides allow it, else a contiguous copy; ``copy=True`` always copies,
+    ``copy=False`` raises ValueError when a view is impossible. See also: numpy.reshape.
+    """
     x = one("reshape", x)
     dim = x._dim.reshape(shape)
     if dim is not None and not copy:
@@ -86,37 +88,50 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
 
 @named
 def ravel(x: Any, /) -> DArray:
-    """``x`` as a contiguous 1-D array: a view when ``x`` is C-contiguous, else a copy.
-    See also: numpy.ravel."""
+    """``x`` as a contiguous 1-D array.
+
+    A view when ``x`` is C-contiguous, else a copy. See also: numpy.ravel.
+    """
     x = one("ravel", x)
     return reshape(x, -1, copy=None if x._dim.is_c_contiguous else True)
 
 
 @named
 def permute_dims(x: Any, /, axes: Sequence[int]) -> DArray:
-    """The axes of ``x`` in the order ``axes`` (a view). See also: numpy.permute_dims."""
+    """The axes of ``x`` in the order ``axes`` (a view).
+
+    See also: numpy.permute_dims.
+    """
     x = one("permute_dims", x)
     return x._view(x._dim.transpose(axes))
 
 
 @named
 def transpose(x: Any, /, axes: Sequence[int] | None = None) -> DArray:
-    """The axes permuted (a view); ``axes=None`` reverses them. See also: numpy.transpose."""
+    """The axes permuted (a view); ``axes=None`` reverses them.
+
+    See also: numpy.transpose.
+    """
     x = one("transpose", x)
     return x._view(x._dim.transpose(axes))
 
 
 @named
 def swapaxes(x: Any, /, axis1: int, axis2: int) -> DArray:
-    """Two axes exchanged (a view). See also: numpy.swapaxes."""
+    """Two axes exchanged (a view).
+
+    See also: numpy.swapaxes.
+    """
     x = one("swapaxes", x)
     return x._view(x._dim.swapaxes(axis1, axis2))
 
 
 @named
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int], /) -> DArray:
-    """Axes ``source`` moved to positions ``destination``, the others in order (a view).
-    See also: numpy.moveaxis."""
+    """Axes ``source`` moved to positions ``destination`` (a view).
+
+    The other axes keep their order. See also: numpy.moveaxis.
+    """
     x = one("moveaxis", x)
     src, dst = normalize_axes(source, x.ndim), normalize_axes(destination, x.ndim)
     if len(src) != len(dst):
@@ -129,17 +144,22 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
 
 @named
 def squeeze(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
-    """Size-1 axes removed: all of them, or ``axis`` (ValueError when one is not of size 1); a
-    view. See also: numpy.squeeze. Differs from NumPy: a 0-d array has no axis 0 or -1 (NumPy
-    accepts them there)."""
+    """Size-1 axes removed (a view).
+
+    All of them, or those of ``axis`` (ValueError when one is not of size 1).
+    See also: numpy.squeeze. Differs from NumPy: a 0-d array has no axis 0 or -1 (NumPy
+    accepts them there).
+    """
     x = one("squeeze", x)
     return x._view(x._dim.squeeze(axis))
 
 
 @named
 def expand_dims(x: Any, /, axis: int | Sequence[int] = 0) -> DArray:
-    """Size-1 axes inserted at ``axis`` (positions in the result; an int or a tuple), a view.
-    See also: numpy.expand_dims."""
+    """Size-1 axes inserted (a view).
+
+    ``axis``: an int or a tuple of positions in the result. See also: numpy.expand_dims.
+    """
     x = one("expand_dims", x)
     rank = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
     axes = normalize_axes(axis, rank)
@@ -149,17 +169,21 @@ def expand_dims(x: Any, /, axis: int | Sequence[int] = 0) -> DArray:
 
 @named
 def broadcast_to(x: Any, /, shape: Any) -> DArray:
-    """``x`` broadcast to ``shape`` (a view with stride 0 along the broadcast axes).
+    """``x`` broadcast to ``shape`` (a view, stride 0 along the broadcast axes).
+
     See also: numpy.broadcast_to. Differs from NumPy: the view is writable (a write lands in
-    every element sharing the memory); NumPy's is read-only."""
+    every element sharing the memory); NumPy's is read-only.
+    """
     x = one("broadcast_to", x)
     return x._view(x._dim.broadcast_to(shape))
 
 
 @named
 def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
-    """The arrays broadcast against each other (views). See also: numpy.broadcast_arrays.
-    A tuple, as NumPy 2 returns (the Array API says a list)."""
+    """The arrays broadcast against each other (views).
+
+    See also: numpy.broadcast_arrays. A tuple, as NumPy 2 returns (the Array API says a list).
+    """
     xs, _ = arrays_of("broadcast_arrays", arrays)
     shape = broadcast_shapes(*[x.shape for x in xs])
     return tuple(x._view(x._dim.broadcast_to(shape)) for x in xs)
@@ -167,8 +191,10 @@ def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
 
 @named
 def flip(x: Any, /, *, axis: int | Sequence[int] | None = None) -> DArray:
-    """The order of elements reversed along ``axis`` (all axes when None): a negative-step view.
-    See also: numpy.flip."""
+    """The elements in reverse order along ``axis`` (a negative-step view).
+
+    ``axis``: None (all axes), an int or a tuple. See also: numpy.flip.
+    """
     x = one("flip", x)
     axes = normalize_axes(axis, x.ndim)
     return x._view(x._dim.getitem(tuple(slice(None, None, -1 if a in axes else 1) for a in range(x.ndim))))
@@ -188,8 +214,10 @@ def _join(xs: list[DArray], place: Place, shape: tuple[int, ...], targets: Calla
 
 @named
 def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
-    """The arrays joined along ``axis`` (``None``: flattened first), in their promoted dtype.
-    See also: numpy.concatenate."""
+    """The arrays joined along ``axis``, in their promoted dtype (a new array).
+
+    ``axis=None`` joins the flattened arrays. See also: numpy.concatenate.
+    """
     xs, place = arrays_of("concat", list(arrays))
     if not xs:
         raise ValueError("need at least one array to concatenate")
@@ -217,8 +245,10 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
 
 @named
 def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> DArray:
-    """The arrays (all of one shape) joined along a new axis ``axis``, in their promoted dtype.
-    See also: numpy.stack."""
+    """The arrays (all of one shape) joined along a new axis, in their promoted dtype.
+
+    A new array; ``axis`` is the new axis' position in it. See also: numpy.stack.
+    """
     xs, place = arrays_of("stack", list(arrays))
     if not xs:
         raise ValueError("need at least one array to stack")
@@ -233,7 +263,10 @@ def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> DArray:
 
 @named
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[DArray, ...]:
-    """The slices of ``x`` along ``axis`` (views). See also: numpy.unstack."""
+    """The slices of ``x`` along ``axis`` (a tuple of views).
+
+    See also: numpy.unstack.
+    """
     x = one("unstack", x)
     axis = normalize_axis(axis, x.ndim)
     return tuple(x._view(x._dim.getitem(along(axis, k))) for k in range(x.shape[axis]))
@@ -260,13 +293,18 @@ def _pieces(x: DArray, spec: Any, axis: int, equal: bool) -> list[DArray]:
 
 @named
 def split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
-    """``x`` cut along ``axis`` into equal sections (ValueError when they cannot be equal) or at
-    the given indices; the pieces are views. See also: numpy.split."""
+    """``x`` cut along ``axis`` into equal sections or at indices (a list of views).
+
+    ``indices_or_sections``: a number of sections (ValueError when they cannot be equal) or
+    the sorted indices at which to cut. See also: numpy.split.
+    """
     return _pieces(one("split", x), indices_or_sections, axis, True)
 
 
 @named
 def array_split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
     """As :func:`split`, but sections may differ in size by one (the first ones larger).
-    See also: numpy.array_split."""
+
+    See also: numpy.array_split.
+    """
     return _pieces(one("array_split", x), indices_or_sections, axis, False)
