@@ -23,7 +23,12 @@ from .ops.linalg import *  # noqa: F403
 from .ops.linalg import __all__ as _linalg_all
 from . import linalg
 from .ops.scan import cumulative_prod, cumulative_sum
-from .ops.indexing import nonzero, put, take, take_along_axis
+from .ops.manipulation import *  # noqa: F403
+from .ops.manipulation import __all__ as _manipulation_all
+from .ops.arrange import *  # noqa: F403
+from .ops.arrange import __all__ as _arrange_all
+from .ops.indexing import *  # noqa: F403
+from .ops.indexing import __all__ as _indexing_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -45,5 +50,5 @@ __all__ = [
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
-    *_linalg_all, "linalg", "nonzero", "put", "take", "take_along_axis",
+    *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all,
 ]

@@ -1,0 +1,286 @@
+"""Manipulations that build a new array from slices and broadcasts of their input: roll, tile,
+repeat, pad, meshgrid, tril, triu, diff (the manipulation family's second module; shapes,
+views, joins and splits are in ``manipulation``).
+
+Every copy is ``_convert``'s strided copy of a view (a slice, a broadcast, a reversed run)
+into a view of the output, one kernel per piece on OpenCL places and NumPy on the CPU place;
+tril, triu and diff are lazy elementwise expressions (``where`` against an index mask built
+from ``arange`` comparisons; slice differences) that fuse with what follows them.
+"""
+from __future__ import annotations
+
+import operator
+from itertools import product
+from math import prod
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._array import DArray
+from .._convert import assign, empty
+from ..dim import normalize_axis
+from . import elementwise as E
+from .creation import arange
+from .indexing import take
+from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape
+
+__all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
+
+
+def _counts(values: Any, what: str) -> list[int]:
+    """Non-negative integer counts (ValueError for a negative one)."""
+    counts = [operator.index(v) for v in np.ravel(values).tolist()]
+    if any(c < 0 for c in counts):
+        raise ValueError(f"negative dimensions are not allowed ({what} {counts})")
+    return counts
+
+
+def _replicate(x: DArray, axis: int, count: int, whole: bool) -> DArray:
+    """A copy of ``x`` with axis ``axis`` repeated ``count`` times as a whole (``whole``: tile)
+    or element by element (repeat): a broadcast of a 4-d view, (before, 1, n, after) or
+    (before, n, 1, after), copied into the result's shape."""
+    shape = x.shape
+    before, n, after = prod(shape[:axis]), shape[axis], prod(shape[axis + 1:])
+    src, wide = ((before, 1, n, after), (before, count, n, after)) if whole else \
+        ((before, n, 1, after), (before, n, count, after))
+    return reshape(broadcast_to(reshape(x, src), wide), shape[:axis] + (n * count,) + shape[axis + 1:], copy=True)
+
+
+@named
+def roll(x: Any, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | None = None) -> DArray:
+    """Elements shifted by ``shift`` along ``axis``, wrapping around (a new array).
+
+    ``shift`` and ``axis``: ints or tuples, broadcast together (shifts of one axis add up);
+    ``axis=None`` rolls the flattened array. See also: numpy.roll.
+    """
+    x = one("roll", x)
+    if axis is None:
+        return reshape(roll(reshape(x, -1), shift, axis=0), x.shape)
+    try:
+        pairs = np.broadcast(shift, axis)
+    except ValueError:
+        raise ValueError(f"shift {shift!r} and axis {axis!r} cannot be broadcast together") from None
+    total = [0] * x.ndim
+    for s, a in pairs:
+        total[normalize_axis(a, x.ndim)] += operator.index(s)
+    per_axis = []  # (source slice, target slice) pieces along each axis
+    for n, s in zip(x.shape, total):
+        k = s % n if n else 0
+        per_axis.append([(slice(None), slice(None))] if not k else
+                        [(slice(None, n - k), slice(k, None)), (slice(n - k, None), slice(None, k))])
+    out = empty(x.shape, x.dtype, x.place)
+    for pieces in product(*per_axis):
+        src = x[tuple(p[0] for p in pieces)]
+        if src.size:
+            assign(out, out._dim.getitem(tuple(p[1] for p in pieces)), src)
+    return out
+
+
+@named
+def tile(x: Any, repetitions: int | Sequence[int], /) -> DArray:
+    """``x`` repeated ``repetitions`` times along each axis (a new array).
+
+    Leading axes of size 1 are added to whichever of ``x``'s shape and ``repetitions`` is
+    shorter. See also: numpy.tile.
+    """
+    x = one("tile", x)
+    reps = _counts(repetitions, "repetitions")
+    rank = max(len(reps), x.ndim)
+    reps = [1] * (rank - len(reps)) + reps
+    out = reshape(x, (1,) * (rank - x.ndim) + x.shape)
+    if all(r == 1 for r in reps):
+        return reshape(out, out.shape, copy=True)
+    for axis, r in enumerate(reps):
+        if r != 1:
+            out = _replicate(out, axis, r, True)
+    return out
+
+
+@named
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> DArray:
+    """Each element of ``x`` repeated ``repeats`` times along ``axis`` (a new array).
+
+    ``axis=None``: of the flattened array; ``repeats``: an int or one count per element along
+    the axis. See also: numpy.repeat. Equal counts are a copy of a broadcast view; unequal ones
+    a gather (``take``) along the axis.
+    """
+    x = one("repeat", x)
+    if axis is None:
+        x, axis = reshape(x, -1), 0
+    axis = normalize_axis(axis, x.ndim)
+    counts = _counts(repeats, "repeats")
+    n = x.shape[axis]
+    if len(counts) not in (1, n):
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({len(counts)},)")
+    if len(set(counts)) <= 1:
+        return _replicate(x, axis, counts[0] if counts else 0, False)
+    return take(x, np.repeat(np.arange(n, dtype=np.int64), counts), axis=axis)
+
+
+_TRI = {"tril": "less_equal", "triu": "greater_equal"}  # keep x[..., i, j] where (j - i) OP k
+_ZERO = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}  # zeros that keep x's dtype in ``where``
+
+
+def _triangle(name: str, x: Any, k: int) -> DArray:
+    """``where((j - i) OP k, x, 0)`` over the last two axes; a 1-d ``x`` is broadcast against
+    its square mask, as NumPy does."""
+    x = one(name, x)
+    if x.ndim == 0:
+        raise TypeError("needs an array of at least 1 dimension (numpy.tri() of a 0-d shape)")
+    k = operator.index(k)
+    rows, cols = x.shape[-2:] if x.ndim > 1 else x.shape * 2
+    index = arange(max(rows, cols), dtype="int64", device=x.place)
+    keep = E.apply(_TRI[name], E.apply("subtract", index[:cols], index[:rows, None]), k)
+    return E.apply("where", keep, x, _ZERO[x.dtype.kind])
+
+
+@named
+def tril(x: Any, /, *, k: int = 0) -> DArray:
+    """The lower triangle of the last two axes: elements above diagonal ``k`` zeroed (lazy).
+
+    See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
+    """
+    return _triangle("tril", x, k)
+
+
+@named
+def triu(x: Any, /, *, k: int = 0) -> DArray:
+    """The upper triangle of the last two axes: elements below diagonal ``k`` zeroed (lazy).
+
+    See also: numpy.triu. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
+    """
+    return _triangle("triu", x, k)
+
+
+@named
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[DArray, ...]:
+    """Coordinate arrays from coordinate vectors (new arrays; inputs are flattened).
+
+    ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix.
+    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list).
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
+    xs = [reshape(x, -1) for x in arrays_of("meshgrid", arrays)[0]]
+    order = list(range(len(xs)))
+    if indexing == "xy" and len(xs) > 1:
+        order[0], order[1] = 1, 0
+    shape = tuple(xs[a].size for a in order)
+    return tuple(reshape(broadcast_to(reshape(x, tuple(x.size if order[p] == a else 1 for p in range(len(xs)))), shape),
+                         shape, copy=True) for a, x in enumerate(xs))
+
+
+_MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def _pairs(values: Any, ndim: int, what: str) -> np.ndarray:
+    """``values`` (a scalar, a pair or one pair per axis) as an (ndim, 2) host array."""
+    try:
+        return np.broadcast_to(np.asarray(values), (ndim, 2))
+    except ValueError:
+        raise ValueError(f"{what} {values!r} cannot be broadcast to one (before, after) pair per axis "
+                         f"({ndim} axes)") from None
+
+
+class _Padding:
+    """The output of ``pad`` and the slices of the original values in it. Axis ``a`` is padded
+    over the full (padded) extent of the axes before it and the original extent of those after
+    it, NumPy's order: later axes pad over the padding of earlier ones."""
+
+    def __init__(self, out: DArray, center: tuple[slice, ...]) -> None:
+        self.out, self.center = out, center
+
+    def at(self, axis: int, key: slice) -> DArray:
+        """The view of ``key`` along ``axis``."""
+        return self.out[along(axis, key) + self.center[axis + 1:]]
+
+    def put(self, axis: int, key: slice, value: Any) -> None:
+        """``value`` (a scalar or a view of the output) copied into ``key`` along ``axis``."""
+        region = self.out._dim.getitem(along(axis, key) + self.center[axis + 1:])
+        if region.size:
+            assign(self.out, region, value)
+
+    def reflect(self, axis: int, before: int, n: int, after: int, edge: int) -> None:
+        """Fill the padding of ``axis`` with mirrored runs of what is filled so far, growing outwards
+        until none is left (numpy.pad's reflect/symmetric loop): each step copies at most a whole
+        number of periods of the original ``n`` values (``edge``: the edge value is mirrored too)."""
+        size = self.out.shape[axis]
+        left, right = before, after
+        while left or right:
+            filled = size - left - right
+            chunk = filled // n * n if edge else (filled - 1) // (n - 1) * (n - 1)
+            if left:
+                k = min(chunk, left)
+                stop = left - edge
+                self.put(axis, slice(left - k, left), self.at(axis, slice(stop + k, stop, -1)))
+                left -= k
+            if right:
+                k = min(chunk, right)
+                start = edge - right - 2  # counted from the end of the axis
+                self.put(axis, slice(size - right, size - right + k), self.at(axis, slice(start, start - k, -1)))
+                right -= k
+
+
+@named
+def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
+    """``x`` padded along each axis (a new array).
+
+    ``pad_width``: an int, a (before, after) pair, or one pair per axis. ``mode``:
+    ``"constant"`` (``constant_values``: a scalar, a pair or one pair per axis), ``"edge"``,
+    ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
+    See also: numpy.pad.
+    """
+    x = one("pad", x)
+    if mode not in _MODES:
+        raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
+    if np.asarray(pad_width).dtype.kind != "i":
+        raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}")
+    widths = _pairs(pad_width, x.ndim, "pad_width")
+    if (widths < 0).any():
+        raise ValueError(f"index can't contain negative values (pad_width {pad_width!r})")
+    widths = widths.tolist()
+    if mode != "constant" and x.size == 0:
+        for axis, (n, w) in enumerate(zip(x.shape, widths)):
+            if n == 0 and any(w):
+                raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant'")
+    p = _Padding(empty(tuple(n + b + a for n, (b, a) in zip(x.shape, widths)), x.dtype, x.place),
+                 tuple(slice(b, b + n) for n, (b, _) in zip(x.shape, widths)))
+    assign(p.out, p.out._dim.getitem(p.center), x)
+    values = _pairs(constant_values, x.ndim, "constant_values").tolist() if mode == "constant" else None
+    for axis, (n, (before, after)) in enumerate(zip(x.shape, widths)):
+        if mode == "constant":  # Python scalars: cast (or OverflowError) as NumPy's setitem does
+            p.put(axis, slice(0, before), values[axis][0])
+            p.put(axis, slice(before + n, None), values[axis][1])
+        elif mode == "edge" or n == 1:
+            p.put(axis, slice(0, before), p.at(axis, slice(before, before + 1)))
+            p.put(axis, slice(before + n, None), p.at(axis, slice(before + n - 1, before + n)))
+        else:
+            p.reflect(axis, before, n, after, int(mode == "symmetric"))
+    return p.out
+
+
+@named
+def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> DArray:
+    """The ``n``-th discrete difference along ``axis`` (lazy slice subtractions).
+
+    ``not_equal`` for bool, as NumPy; ``prepend`` and ``append`` are joined first (scalars
+    broadcast to one slice). See also: numpy.diff.
+    """
+    x = one("diff", x)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return x
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = normalize_axis(axis, x.ndim)
+    if prepend is not None or append is not None:
+        edge = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+        parts = [v if v.ndim else broadcast_to(v, edge)
+                 for v in arrays_of("diff", [v for v in (prepend, x, append) if v is not None])[0]]
+        x = concat(parts, axis=axis)
+    op = "not_equal" if x.dtype.kind == "b" else "subtract"
+    for _ in range(n):
+        x = E.apply(op, x[along(axis, slice(1, None))], x[along(axis, slice(None, -1))])
+    return x

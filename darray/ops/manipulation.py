@@ -1,0 +1,310 @@
+"""Shape manipulation: reshape, axes (permute_dims, transpose, swapaxes, moveaxis, squeeze,
+expand_dims), broadcasting, flip, ravel, joining (concat, stack) and splitting (unstack,
+split, array_split).
+
+Views share their input's Allocation and launch nothing (``Dim`` view math): everything
+here but concat, stack, and reshape/ravel of a layout that needs a copy. Copies go through
+``_convert``'s strided copy (``astype``, ``assign``): one generated kernel per piece on
+OpenCL places, NumPy on the CPU place. Array arguments may be lazy: a view materialises its
+input first, as any non-elementwise consumer does.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+from itertools import accumulate, pairwise
+from typing import Any, Callable, Sequence, TypeVar
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, assign, astype, empty
+from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
+from ..place import Place
+from . import _dispatch as D
+
+__all__ = ["array_split", "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+           "permute_dims", "ravel", "reshape", "split", "squeeze", "stack", "swapaxes", "transpose", "unstack"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def named(fn: F) -> F:
+    """Bad input raised inside ``fn`` (a ValueError, TypeError, IndexError or OverflowError,
+    AxisError included) is re-raised with the same class and a message naming ``darray <fn>``."""
+    prefix = f"darray {fn.__name__}"
+
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (ValueError, TypeError, IndexError, OverflowError) as err:
+            if str(err).startswith(prefix):
+                raise
+            try:
+                renamed = type(err)(f"{prefix}: {err}")
+            except Exception:  # an exception class that cannot be built from a message
+                raise err from None
+            raise renamed from None
+    return op  # type: ignore[return-value]
+
+
+def arrays_of(op: str, xs: Sequence[Any]) -> tuple[list[DArray], Place]:
+    """``xs`` as DArrays on one place (NumPy arrays, lists and scalars are copied to the place of
+    the DArrays, else the current one); ValueError naming both places when they differ."""
+    args, place = D.operands(op, tuple(xs))
+    return [a if isinstance(a, DArray) else asarray(a, device=place) for a in args], place
+
+
+def one(op: str, x: Any) -> DArray:
+    """``x`` as a DArray (see :func:`arrays_of`)."""
+    return x if isinstance(x, DArray) else arrays_of(op, (x,))[0][0]
+
+
+def along(axis: int, key: Any) -> tuple[Any, ...]:
+    """The index selecting ``key`` along ``axis`` and everything along the axes before it."""
+    return (slice(None),) * axis + (key,)
+
+
+# -- shapes and axes (views) ---------------------------------------------------------------
+
+@named
+def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
+    """``x`` with a new shape (one size may be -1).
+
+    A view when the strides allow it, else a contiguous copy; ``copy=True`` always copies,
+    ``copy=False`` raises ValueError when a view is impossible. See also: numpy.reshape.
+    """
+    x = one("reshape", x)
+    dim = x._dim.reshape(shape)
+    if dim is not None and not copy:
+        return x._view(dim)
+    if copy is False:
+        raise ValueError(f"cannot reshape {x.shape} into {shape} without copying (copy=False)")
+    flat = astype(x, x._dtype, copy=True)
+    return flat._view(flat._dim.reshape(shape))
+
+
+@named
+def ravel(x: Any, /) -> DArray:
+    """``x`` as a contiguous 1-D array.
+
+    A view when ``x`` is C-contiguous, else a copy. See also: numpy.ravel.
+    """
+    x = one("ravel", x)
+    return reshape(x, -1, copy=None if x._dim.is_c_contiguous else True)
+
+
+@named
+def permute_dims(x: Any, /, axes: Sequence[int]) -> DArray:
+    """The axes of ``x`` in the order ``axes`` (a view).
+
+    See also: numpy.permute_dims.
+    """
+    x = one("permute_dims", x)
+    return x._view(x._dim.transpose(axes))
+
+
+@named
+def transpose(x: Any, /, axes: Sequence[int] | None = None) -> DArray:
+    """The axes permuted (a view); ``axes=None`` reverses them.
+
+    See also: numpy.transpose.
+    """
+    x = one("transpose", x)
+    return x._view(x._dim.transpose(axes))
+
+
+@named
+def swapaxes(x: Any, /, axis1: int, axis2: int) -> DArray:
+    """Two axes exchanged (a view).
+
+    See also: numpy.swapaxes.
+    """
+    x = one("swapaxes", x)
+    return x._view(x._dim.swapaxes(axis1, axis2))
+
+
+@named
+def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int], /) -> DArray:
+    """Axes ``source`` moved to positions ``destination`` (a view).
+
+    The other axes keep their order. See also: numpy.moveaxis.
+    """
+    x = one("moveaxis", x)
+    src, dst = normalize_axes(source, x.ndim), normalize_axes(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return x._view(x._dim.transpose(order))
+
+
+@named
+def squeeze(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
+    """Size-1 axes removed (a view).
+
+    All of them, or those of ``axis`` (ValueError when one is not of size 1).
+    See also: numpy.squeeze. Differs from NumPy: a 0-d array has no axis 0 or -1 (NumPy
+    accepts them there).
+    """
+    x = one("squeeze", x)
+    return x._view(x._dim.squeeze(axis))
+
+
+@named
+def expand_dims(x: Any, /, axis: int | Sequence[int] = 0) -> DArray:
+    """Size-1 axes inserted (a view).
+
+    ``axis``: an int or a tuple of positions in the result. See also: numpy.expand_dims.
+    """
+    x = one("expand_dims", x)
+    rank = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
+    axes = normalize_axes(axis, rank)
+    sizes = iter(x.shape)
+    return x._view(x._dim.reshape(tuple(1 if a in axes else next(sizes) for a in range(rank))))
+
+
+@named
+def broadcast_to(x: Any, /, shape: Any) -> DArray:
+    """``x`` broadcast to ``shape`` (a view, stride 0 along the broadcast axes).
+
+    See also: numpy.broadcast_to. Differs from NumPy: the view is writable (a write lands in
+    every element sharing the memory); NumPy's is read-only.
+    """
+    x = one("broadcast_to", x)
+    return x._view(x._dim.broadcast_to(shape))
+
+
+@named
+def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
+    """The arrays broadcast against each other (views).
+
+    See also: numpy.broadcast_arrays. A tuple, as NumPy 2 returns (the Array API says a list).
+    """
+    xs, _ = arrays_of("broadcast_arrays", arrays)
+    shape = broadcast_shapes(*[x.shape for x in xs])
+    return tuple(x._view(x._dim.broadcast_to(shape)) for x in xs)
+
+
+@named
+def flip(x: Any, /, *, axis: int | Sequence[int] | None = None) -> DArray:
+    """The elements in reverse order along ``axis`` (a negative-step view).
+
+    ``axis``: None (all axes), an int or a tuple. See also: numpy.flip.
+    """
+    x = one("flip", x)
+    axes = normalize_axes(axis, x.ndim)
+    return x._view(x._dim.getitem(tuple(slice(None, None, -1 if a in axes else 1) for a in range(x.ndim))))
+
+
+# -- joining (copies) ----------------------------------------------------------------------
+
+def _join(xs: list[DArray], place: Place, shape: tuple[int, ...], targets: Callable[[Dim, int], Dim]) -> DArray:
+    """A new array of ``shape`` and the promoted dtype of ``xs``, each ``xs[k]`` copied into the
+    view ``targets(out_dim, k)`` (one strided copy per non-empty input)."""
+    out = empty(shape, _dt.result_type(*[x._dtype for x in xs]), place)
+    for k, x in enumerate(xs):
+        if x.size:
+            assign(out, targets(out._dim, k), x)
+    return out
+
+
+@named
+def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
+    """The arrays joined along ``axis``, in their promoted dtype (a new array).
+
+    ``axis=None`` joins the flattened arrays. See also: numpy.concatenate.
+    """
+    xs, place = arrays_of("concat", list(arrays))
+    if not xs:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        ends = list(accumulate(x.size for x in xs))
+        return _join(xs, place, (ends[-1],),
+                     lambda d, k: d.getitem(slice(ends[k] - xs[k].size, ends[k])).reshape(xs[k].shape))
+    first = xs[0]
+    if first.ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis(axis, first.ndim)
+    for k, x in enumerate(xs):
+        if x.ndim != first.ndim:
+            raise ValueError(f"all the input arrays must have same number of dimensions, but the array at index 0 "
+                             f"has {first.ndim} dimension(s) and the array at index {k} has {x.ndim} dimension(s)")
+        for a, (m, n) in enumerate(zip(first.shape, x.shape)):
+            if a != axis and m != n:
+                raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
+                                 f"exactly, but along dimension {a}, the array at index 0 has size {m} and the "
+                                 f"array at index {k} has size {n}")
+    ends = list(accumulate(x.shape[axis] for x in xs))
+    shape = first.shape[:axis] + (ends[-1],) + first.shape[axis + 1:]
+    return _join(xs, place, shape, lambda d, k: d.getitem(along(axis, slice(ends[k] - xs[k].shape[axis], ends[k]))))
+
+
+@named
+def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> DArray:
+    """The arrays (all of one shape) joined along a new axis, in their promoted dtype.
+
+    A new array; ``axis`` is the new axis' position in it. See also: numpy.stack.
+    """
+    xs, place = arrays_of("stack", list(arrays))
+    if not xs:
+        raise ValueError("need at least one array to stack")
+    shape = xs[0].shape
+    if any(x.shape != shape for x in xs):
+        raise ValueError(f"all input arrays must have the same shape, got {[x.shape for x in xs]}")
+    axis = normalize_axis(axis, len(shape) + 1)
+    return _join(xs, place, shape[:axis] + (len(xs),) + shape[axis:], lambda d, k: d.getitem(along(axis, k)))
+
+
+# -- splitting (views) ---------------------------------------------------------------------
+
+@named
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[DArray, ...]:
+    """The slices of ``x`` along ``axis`` (a tuple of views).
+
+    See also: numpy.unstack.
+    """
+    x = one("unstack", x)
+    axis = normalize_axis(axis, x.ndim)
+    return tuple(x._view(x._dim.getitem(along(axis, k))) for k in range(x.shape[axis]))
+
+
+def _pieces(x: DArray, spec: Any, axis: int, equal: bool) -> list[DArray]:
+    """The views ``numpy.split`` (``equal``) or ``numpy.array_split`` cut ``x`` into: ``spec``
+    a number of sections or the sorted indices at which to cut."""
+    axis = normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
+    spec = np.asarray(spec)
+    if spec.ndim == 0:
+        sections = operator.index(spec.item())
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if equal and n % sections:
+            raise ValueError("array split does not result in an equal division")
+        q, r = divmod(n, sections)
+        bounds = [0, *accumulate([q + 1] * r + [q] * (sections - r))]
+    else:
+        bounds = [0, *(operator.index(i) for i in spec.tolist()), n]
+    return [x._view(x._dim.getitem(along(axis, slice(a, b)))) for a, b in pairwise(bounds)]
+
+
+@named
+def split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
+    """``x`` cut along ``axis`` into equal sections or at indices (a list of views).
+
+    ``indices_or_sections``: a number of sections (ValueError when they cannot be equal) or
+    the sorted indices at which to cut. See also: numpy.split.
+    """
+    return _pieces(one("split", x), indices_or_sections, axis, True)
+
+
+@named
+def array_split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
+    """As :func:`split`, but sections may differ in size by one (the first ones larger).
+
+    See also: numpy.array_split.
+    """
+    return _pieces(one("array_split", x), indices_or_sections, axis, False)
