@@ -21,7 +21,8 @@ from typing import Callable
 import numpy as np
 
 from ..dtypes import ctype
-from .render import ExprFn, body_lines, cast, prologue, ref_name, signature, value_lines, vector_ref, vector_values
+from .render import (ExprFn, advance, body_lines, cast, coordinates, prologue, ref_name, signature, value_lines,
+                     vector_ref, vector_values)
 from .spec import Instr, KernelSpec, Ref
 
 REDUCE_NAME = "reduce"
@@ -161,22 +162,6 @@ def _last(counter: str) -> list[str]:
 
 # -- row kernels ---------------------------------------------------------------------------------
 
-def _drop_coordinates(spec: KernelSpec, body: list[str]) -> list[str]:
-    """``value_lines`` without its coordinate lines (``r = g``, ``c_d = r % d_d``, ``c0 = r``):
-    the chunked kernel keeps the coordinates in variables stepped by ``_advance``."""
-    head, rest = body[:spec.rank + 1], body[spec.rank + 1:]
-    assert head[0].strip().endswith(" r = g;") and head[-1].strip().endswith(" c0 = r;"), head
-    return rest
-
-
-def _advance(rank: int) -> str:
-    """Step the coordinates ``c0..c{rank-1}`` to the next flat index (C order; c0 never wraps)."""
-    code = "++c0;"
-    for d in range(1, rank):
-        code = f"if (++c{d} == d{d}) {{ c{d} = 0; {code} }}"
-    return code
-
-
 def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
            tail: bool = False) -> list[str]:
     """Fold ``k`` over ``[k, k1)`` into lanes ``acc0..acc7`` (declared by the caller):
@@ -293,23 +278,18 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
     odometer = red.chunked and spec.strided
 
     def element(lane: int, offset: str, into: str) -> list[str]:
-        body, dtypes = value_lines(spec, expr, pad="    ")
-        if odometer:
-            body = _drop_coordinates(spec, body)
+        body, dtypes = value_lines(spec, expr, pad="    ", stepped=odometer)
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["{", f"    const {idx} g = j * K + k{offset};", *body,
                 *_indent(_fold(spec, expr, lane, value, vi, into)),
-                *(["    " + _advance(spec.rank)] if odometer else []), "}"]
+                *(["    " + advance(spec.rank)] if odometer else []), "}"]
 
     if red.chunked:
         lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
         lines.append(f"    {idx} k = k0;")
         if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
-            lines.append(f"    {idx} {', '.join(f'c{d}' for d in range(spec.rank))};")
-            lines.append(f"    {{ {idx} r = j * K + k0;")
-            lines += [f"      c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)]
-            lines.append("      c0 = r; }")
+            lines += ["    " + line for line in coordinates(spec, "j * K + k0")]
         vector, tail = None, False
         vt = f"{acc_t}{LANES}"
         if _vectorisable(spec, expr, ("sum", "prod")):

@@ -112,11 +112,29 @@ def signature(spec: KernelSpec, name: str) -> str:
     return f"__kernel void {name}(\n    {sig})\n{{"
 
 
-def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ") -> tuple[list[str], dict[Ref, np.dtype]]:
-    """Code computing every body value at flat index ``g``: coordinates, input loads, SSA steps."""
+def coordinates(spec: KernelSpec, flat: str) -> list[str]:
+    """Declare the coordinates ``c0..c{rank-1}`` of flat index ``flat`` (C order) as variables,
+    for a chunked kernel to step with :func:`advance` instead of dividing per element."""
+    idx = spec.index
+    return [f"{idx} {', '.join(f'c{d}' for d in range(spec.rank))};", f"{{ {idx} r = {flat};",
+            *[f"  c{d} = r % d{d}; r /= d{d};" for d in range(spec.rank - 1, 0, -1)], "  c0 = r; }"]
+
+
+def advance(rank: int) -> str:
+    """Step the coordinates ``c0..c{rank-1}`` to the next flat index (C order; c0 never wraps)."""
+    code = "++c0;"
+    for d in range(1, rank):
+        code = f"if (++c{d} == d{d}) {{ c{d} = 0; {code} }}"
+    return code
+
+
+def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ",
+                stepped: bool = False) -> tuple[list[str], dict[Ref, np.dtype]]:
+    """Code computing every body value at flat index ``g``: coordinates (unless ``stepped``: the
+    caller keeps them, see :func:`coordinates`), input loads, SSA steps."""
     idx = spec.index
     lines = []
-    if spec.strided:
+    if spec.strided and not stepped:
         lines.append(f"{idx} r = g;")
         for d in range(spec.rank - 1, 0, -1):
             lines.append(f"const {idx} c{d} = r % d{d}; r /= d{d};")
@@ -205,14 +223,19 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
         lines.append(f"    {idx} g = start;")
         if vector_width(spec, expr) > 1:
             lines += _vector_block(spec, expr)
+        if spec.strided:  # coordinates of the chunk's next element, then stepped per element
+            lines += ["    " + line for line in coordinates(spec, "g")]
         lines.append("    for (; g < end; g++) {")
     else:
         lines.append(f"    const {idx} g = get_global_id(0);")
         lines.append("    if (g < n) {")
-    body, dtypes = value_lines(spec, expr, pad="        ")
+    stepped = chunked and spec.strided
+    body, dtypes = value_lines(spec, expr, pad="        ", stepped=stepped)
     lines += body
     for k, (op, ref) in enumerate(spec.outputs):
         value = cast(dtypes[ref], op.dtype, ref_name(ref))
         lines.append(f"        out{k}[{_index(spec, op, f'out{k}')}] = {value};")
+    if stepped:
+        lines.append("        " + advance(spec.rank))
     lines.append("    }\n}")
     return "\n".join(lines) + "\n"

@@ -174,9 +174,10 @@ def _layout(view: DArray, axes: Sequence[int], shapes: Sequence[tuple[int, ...]]
     return shape[:at] + b + shape[at:], at, rest
 
 
-def _offsets(view: DArray, indices: list[tuple[int, int, DArray]]) -> DArray:
+def _offsets(view: DArray, indices: list[tuple[int, int, DArray]], *, check: bool = True) -> DArray:
     """Element offsets (into the view's allocation) of the selected elements, -1 where an index
-    is out of bounds; IndexError naming the first bad index when there is one."""
+    is out of bounds; with ``check`` (always for an empty selection), IndexError naming the
+    first bad index when there is one (else the kernel that reads them flags it)."""
     axes = [a for a, _, _ in indices]
     shape, at, rest = _layout(view, axes, [i.shape for _, _, i in indices])
     nb = len(shape) - len(rest)
@@ -194,14 +195,21 @@ def _offsets(view: DArray, indices: list[tuple[int, int, DArray]]) -> DArray:
                 (1,) * pos + (view.shape[d],) + (1,) * (len(shape) - pos - 1)) * view._dim.strides[d]
     offsets = E.where(bad, -1, total)
     assert offsets.shape == shape, (offsets.shape, shape)
+    if check or not offsets.size:
+        _check(view, indices, offsets)
+    return offsets
+
+
+def _check(view: DArray, indices: list[tuple[int, int, DArray]], offsets: DArray) -> None:
+    """IndexError naming the first bad index when an offset is flagged -1 (one reduction read
+    back); for an empty selection, the indices themselves are checked, as NumPy does."""
     if offsets.size:
         flagged = bool(R.any(offsets < 0))
-    else:  # NumPy checks the indices even when they broadcast to nothing
+    else:
         flagged = any(idx.size and bool(R.any((idx < -view.shape[a]) | (idx >= view.shape[a])))
                       for a, _, idx in indices)
     if flagged:
         _raise_bad(view, indices)
-    return offsets
 
 
 def _raise_bad(view: DArray, indices: list[tuple[int, int, DArray]]) -> None:
@@ -218,12 +226,15 @@ def _source() -> str:
     return resources.files("darray.kernels").joinpath("index.cl").read_text()
 
 
+COMPACT_CHUNK = 4096  # mask elements per work-item when compacting (few chunk counts to scan)
+
+
 def _launch(name: str, place: CLPlace, itemsize: int, n: int, args: list[Any], reads: list[Any],
-            writes: list[Any]) -> None:
-    """Enqueue entry point ``name`` of ``index.cl`` over ``n`` elements (the device's kernel form
-    sets the elements per work-item and the work-group size)."""
+            writes: list[Any], ch: int | None = None) -> None:
+    """Enqueue entry point ``name`` of ``index.cl`` over ``n`` elements, ``ch`` per work-item
+    (default: as the device's kernel form has it), in the form's work-groups."""
     kernel = runtime(place).programs.kernel(_source(), name, f"-D T={_RAW[itemsize]}")
-    ch = execute.CHUNK.get(execute.form(place), 1)
+    ch = ch or execute.CHUNK.get(execute.form(place), 1)
     local = execute.local_size(place)
     work = -(-n // ch)
     gsize = -(-work // local) * local
@@ -234,6 +245,22 @@ def _launch(name: str, place: CLPlace, itemsize: int, n: int, args: list[Any], r
         return cl.enqueue_nd_range_kernel(queue, kernel, (gsize,), (local,), wait_for=wait_for)
 
     sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=n * (itemsize * 2 + 8))
+
+
+def _gather(name: str, view: DArray, shape: tuple[int, ...], args: list[Any], reads: list[Any],
+            origin: int = 0) -> DArray | None:
+    """Run gather kernel ``name`` (``args``: what comes between the source and the output) into a
+    new array of ``shape``, the source starting ``origin`` elements into the view's allocation;
+    None when the kernel's flag (read back before returning) reports a bad index."""
+    out = empty(shape, view.dtype, view._place)
+    if not out.size:
+        return out
+    flag = from_numpy(np.zeros(1, np.int32), view._place)
+    (src, src_o), (dst, dst_o), (fl, fl_o) = _buf(view), _buf(out), _buf(flag)
+    _launch(name, view._place, view.dtype.itemsize, out.size,
+            [src.buffer, src_o + np.int64(origin), *args, dst.buffer, dst_o, fl.buffer, fl_o],
+            reads=[src, *reads], writes=[dst, fl])
+    return out if not flag.item() else None
 
 
 def _buf(x: DArray) -> tuple[Any, np.int64]:
@@ -265,14 +292,20 @@ def getitem(x: DArray, key: Any) -> DArray:
         return from_numpy(np.asarray(x._host_view()[_host_key(key)]), x._place)
     if len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape:
         return _compact(view, _on_place(advanced[0].index, view._place))
-    offsets = _offsets(view, _integer_indices(view, advanced))
-    out = empty(offsets.shape, x.dtype, x._place)
-    if out.size:
-        src, src_o = _buf(view)
+    indices = _integer_indices(view, advanced)
+    if view.ndim == 1 and len(indices) == 1:  # x[idx] on a 1-d view: the kernel reads the indices
+        idx = indices[0][2]
+        if not idx._dim.is_c_contiguous:
+            idx = astype(idx, _dt.int64, copy=True)
+        i, i_o = _buf(idx)
+        out = _gather("gather_index", view, idx.shape, [i.buffer, i_o + np.int64(idx._dim.offset),
+                      np.int64(view.shape[0]), np.int64(view._dim.strides[0])], [i], origin=view._dim.offset)
+    else:
+        offsets = _offsets(view, indices, check=False)
         off, off_o = _buf(offsets)
-        dst, dst_o = _buf(out)
-        _launch("gather", x._place, x.dtype.itemsize, out.size,
-                [src.buffer, src_o, off.buffer, off_o, dst.buffer, dst_o], reads=[src, off], writes=[dst])
+        out = _gather("gather", view, offsets.shape, [off.buffer, off_o], [off])
+    if out is None:
+        _raise_bad(view, indices)
     return out
 
 
@@ -308,28 +341,36 @@ def setitem(x: DArray, key: Any, value: Any) -> bool:
     return True
 
 
-def _mask_scan(mask: DArray) -> tuple[DArray, DArray, int]:
-    """(contiguous bool mask, inclusive scan of it as int64, number of True) of a mask."""
+def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], reads: list[Any]) -> DArray:
+    """The selected (set) elements of ``mask`` in C order, through ``kernel`` (``compact_values``
+    with ``args`` the source, or ``compact_positions``): each work-item counts its chunk of the
+    mask, the counts are scanned on the device, one number (the total) is read back, then each
+    work-item writes its chunk's elements from where the scan puts them."""
     flat = (mask if mask.dtype == _dt.bool_ else E.apply("not_equal", mask, 0)).reshape(-1)
     if not flat._dim.is_c_contiguous:
         flat = astype(flat, _dt.bool_, copy=True)
-    cs = cumulative_sum(flat)
-    return flat, cs, int(cs[-1].item()) if flat.size else 0
+    place, n = mask._place, flat.size
+    chunks = -(-n // COMPACT_CHUNK)
+    counts = empty((chunks,), _dt.int64, place)
+    if n:
+        (m, m_o), (c, c_o) = _buf(flat), _buf(counts)
+        m_o += np.int64(flat._dim.offset)
+        _launch("count_chunks", place, 8, n, [m.buffer, m_o, c.buffer, c_o], reads=[m], writes=[c], ch=COMPACT_CHUNK)
+    ends = cumulative_sum(counts)
+    out = empty((int(ends[-1].item()) if n else 0,), dtype, place)
+    if out.size:
+        (e, e_o), (d, d_o) = _buf(ends), _buf(out)
+        _launch(kernel, place, dtype.itemsize, n, [m.buffer, m_o, e.buffer, e_o + np.int64(ends._dim.offset),
+                                                   *args, d.buffer, d_o],
+                reads=[m, e, *reads], writes=[d], ch=COMPACT_CHUNK)
+    return out
 
 
 def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
-    flat, cs, count = _mask_scan(mask)
-    out = empty((count,), x.dtype, x._place)
-    if count:
-        src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
-        (m, m_o), (c, c_o), (s, s_o), (d, d_o) = _buf(flat), _buf(cs), _buf(src), _buf(out)
-        s_o += np.int64(src._dim.offset)
-        m_o += np.int64(flat._dim.offset)
-        c_o += np.int64(cs._dim.offset)
-        _launch("compact_values", x._place, x.dtype.itemsize, flat.size,
-                [m.buffer, m_o, c.buffer, c_o, s.buffer, s_o, d.buffer, d_o], reads=[m, c, s], writes=[d])
-    return out
+    src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
+    s, s_o = _buf(src)
+    return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o + np.int64(src._dim.offset)], [s])
 
 
 def nonzero(x: Any, /) -> tuple[DArray, ...]:
@@ -341,13 +382,7 @@ def nonzero(x: Any, /) -> tuple[DArray, ...]:
         raise ValueError("darray nonzero: nonzero of a 0-d array is not allowed; use atleast_1d (NumPy 2)")
     if isinstance(x._place, CPUPlace):
         return tuple(from_numpy(i.astype(np.int64), x._place) for i in np.nonzero(x._host_view()))
-    flat, cs, count = _mask_scan(x)
-    pos = empty((count,), _dt.int64, x._place)
-    if count:
-        (m, m_o), (c, c_o), (d, d_o) = _buf(flat), _buf(cs), _buf(pos)
-        _launch("compact_positions", x._place, 8, flat.size,
-                [m.buffer, m_o + np.int64(flat._dim.offset), c.buffer, c_o + np.int64(cs._dim.offset),
-                 d.buffer, d_o], reads=[m, c], writes=[d])
+    pos = _compaction(x, "compact_positions", _dt.int64, [], [])
     if x.ndim == 1:
         return (pos,)
     inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
