@@ -29,6 +29,8 @@ from .ops.arrange import *  # noqa: F403
 from .ops.arrange import __all__ as _arrange_all
 from .ops.indexing import *  # noqa: F403
 from .ops.indexing import __all__ as _indexing_all
+from .ops.searching import *  # noqa: F403
+from .ops.searching import __all__ as _searching_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -50,5 +52,5 @@ __all__ = [
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
-    *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all,
+    *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
 ]

@@ -21,23 +21,20 @@ unspecified (NumPy: the last), as in CuPy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from math import prod
 from typing import Any, Sequence
 
 import numpy as np
-import pyopencl as cl
 
-from .. import lazy, sched
+from .. import lazy
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import _value_term, asarray, astype, empty, from_numpy, input_term, scalar_value, write
 from ..dim import broadcast_shapes, normalize_axis
-from ..lazy import execute
-from ..place import CLPlace, CPUPlace, runtime
+from ..place import CLPlace, CPUPlace
 from . import elementwise as E
 from . import reduction as R
+from ._kernel import launch
 from .creation import arange
 from .scan import cumulative_sum
 
@@ -221,30 +218,14 @@ def _raise_bad(view: DArray, indices: list[tuple[int, int, DArray]]) -> None:
     raise AssertionError("offsets flagged an index no check finds")
 
 
-@lru_cache(maxsize=None)
-def _source() -> str:
-    return resources.files("darray.kernels").joinpath("index.cl").read_text()
-
-
 COMPACT_CHUNK = 4096  # mask elements per work-item when compacting (few chunk counts to scan)
 
 
 def _launch(name: str, place: CLPlace, itemsize: int, n: int, args: list[Any], reads: list[Any],
             writes: list[Any], ch: int | None = None) -> None:
-    """Enqueue entry point ``name`` of ``index.cl`` over ``n`` elements, ``ch`` per work-item
-    (default: as the device's kernel form has it), in the form's work-groups."""
-    kernel = runtime(place).programs.kernel(_source(), name, f"-D T={_RAW[itemsize]}")
-    ch = ch or execute.CHUNK.get(execute.form(place), 1)
-    local = execute.local_size(place)
-    work = -(-n // ch)
-    gsize = -(-work // local) * local
-    full = [*args, np.int64(n), np.int64(ch)]
-
-    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-        kernel.set_args(*full)
-        return cl.enqueue_nd_range_kernel(queue, kernel, (gsize,), (local,), wait_for=wait_for)
-
-    sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=n * (itemsize * 2 + 8))
+    """Enqueue entry point ``name`` of ``index.cl`` for elements of ``itemsize`` bytes."""
+    launch(name, place, "index.cl", f"-D T={_RAW[itemsize]}", n, args, reads=reads, writes=writes, ch=ch,
+           nbytes=n * (itemsize * 2 + 8))
 
 
 def _gather(name: str, view: DArray, shape: tuple[int, ...], args: list[Any], reads: list[Any],

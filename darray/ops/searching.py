@@ -1,0 +1,66 @@
+"""Searching: searchsorted.
+
+The rest of the family lives with the machinery it shares: ``argmax``/``argmin`` and
+``count_nonzero`` with the reductions, ``where`` with the elementwise ops, ``nonzero`` with
+indexing (mask compaction). On OpenCL places each work-item binary-searches a run of the
+values (``kernels/search.cl``); the ``cpu`` place goes through NumPy.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import astype, empty, from_numpy
+from ..place import CPUPlace, runtime
+from . import _dispatch as D
+from ._kernel import launch
+from .indexing import take
+
+__all__ = ["searchsorted"]
+
+
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> DArray:
+    """Indices (int64) at which the values of ``x2`` would be inserted into the sorted 1-d ``x1``
+    to keep it sorted: the first position with ``x1[i] >= v`` (``side="left"``) or ``> v``
+    (``"right"``). ``sorter``: indices that sort ``x1``. NaN sorts after everything, as in NumPy.
+
+    See also: numpy.searchsorted. Like NumPy, ``x1`` is not checked for being sorted."""
+    name = "searchsorted"
+    if side not in ("left", "right"):
+        raise ValueError(f"darray {name}: side must be 'left' or 'right', got {side!r}")
+    (a, v), place = D.operands(name, (x1, x2))
+    if not isinstance(a, DArray) or a.ndim != 1:
+        raise ValueError(f"darray {name}: x1 must be a 1-d array, got {np.ndim(a)} dimensions")
+    v = v if isinstance(v, DArray) else from_numpy(np.asarray(v), place)
+    dt = _dt.result_type(a.dtype, v.dtype)
+    if dt.kind == "c":
+        raise TypeError(f"darray {name}: complex arrays are not ordered (got {dt})")
+    if sorter is not None:
+        a = take(a, sorter)
+    if isinstance(place, CPUPlace):
+        found = np.searchsorted(a._host_view().astype(dt, copy=False), v._host_view().astype(dt, copy=False),
+                                side=side)
+        return from_numpy(np.asarray(found, np.int64), place)
+    a = astype(a, dt, copy=False)
+    v = astype(v, dt, copy=not v._dim.is_c_contiguous or v.dtype != dt)
+    out = empty(v.shape, _dt.int64, place)
+    if out.size:
+        info = runtime(place).info
+        _dt.check_device_dtype(dt, device_name=info.name, fp64=info.fp64, fp16=info.fp16, op=name)
+        options = f"-D T={_dt.ctype(dt)}" + (" -D T_FLOAT" if dt.kind == "f" else "") + \
+            (" -D SIDE_RIGHT" if side == "right" else "") + (" -D DARRAY_FP64=1" if dt == _dt.float64 else "") + \
+            (" -D DARRAY_FP16=1" if dt == _dt.float16 else "")
+        (ab, a_o), (vb, v_o), (ob, o_o) = (_origin(t) for t in (a, v, out))
+        launch(name, place, "search.cl", options, out.size,
+               [ab.buffer, a_o, np.int64(a._dim.strides[0] if a.size else 1), np.int64(a.size),
+                vb.buffer, v_o, ob.buffer, o_o], reads=[ab, vb], writes=[ob], nbytes=v.nbytes + out.nbytes)
+    return out
+
+
+def _origin(x: DArray) -> tuple[Any, np.int64]:
+    """(allocation, element offset of the array's first element in it)."""
+    alloc = x._data()
+    return alloc, np.int64(alloc.offset // x.dtype.itemsize + x._dim.offset)
