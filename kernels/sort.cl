@@ -1,0 +1,181 @@
+/* darray sorting and set kernels (darray/ops/sorting.py, darray/ops/sets.py).
+ *
+ * Elements are read as the unsigned integer U of their width and mapped to an order-preserving
+ * unsigned key KEY, so no fp16/fp64 extension is needed. Floats: -0.0 maps to +0.0's key and every
+ * NaN to the largest key (NaN sorts last, stable among NaNs); -D DESCENDING inverts every key
+ * (so NaNs come first, as in array_api_strict's descending sort).
+ * Build options: -D U=<uchar|ushort|uint|ulong> -D KEY=<uint|ulong> -D BITS=<digit width>
+ *                -D KEY_FLOAT or -D KEY_SIGNED (else unsigned/bool), -D SIGN=<U's top bit>,
+ *                -D EXPMASK=<exponent bits, floats>; -D DESCENDING; -D IDX=<int|long> (indices and
+ *                counts); -D ARG to carry indices along with the values.
+ * Rows: M rows of K contiguous elements; work-item p owns chunk (p % P) of row (p / P).
+ * Entry points:
+ *   radix_hist(__global const U* src, long src_o, __global IDX* hist, long hist_o, __global KEY* diff,
+ *              long diff_o, long M, long K, long P, int shift)
+ *       counts digit d = (key >> shift) & (R - 1) of its chunk into hist[row * L + 1 + d * P + part]
+ *       (L = R * P + 1; hist[row * L] = 0, so an inclusive scan of each row gives exclusive offsets);
+ *       diff[p] = OR over the chunk of key ^ (key of the row's first element): the bits that vary.
+ *   radix_scatter(__global const U* src, long src_o, __global U* dst, long dst_o, __global const IDX* isrc,
+ *                 long isrc_o, __global IDX* idst, long idst_o, __global const IDX* offs, long offs_o,
+ *                 long M, long K, long P, int shift, int first)
+ *       stable scatter of its chunk to the offsets of the scanned histogram; with ARG the index
+ *       moves along (first pass: the position in the row).
+ *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
+ *       work-item j insertion-sorts row j in place (stable; short rows); with ARG idx is filled too.
+ *   unique_mark(__global const U* s, long s_o, __global long* pos, long n)
+ *       pos[i] = 1 where sorted s[i] starts a new value (i == 0, another key, or NaN), else 0.
+ *   unique_scatter(__global const U* s, long s_o, __global const long* pos, __global const long* order,
+ *                  long order_o, __global U* values, __global long* starts, __global long* first,
+ *                  __global long* inverse, long n, int with_order)
+ *       with pos the inclusive scan of unique_mark: values[u] = s[i], starts[u] = i at each start i of
+ *       value u; with_order (order = the stable argsort): first[u] = order[i], inverse[order[i]] = u.
+ *   isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
+ *               long n, long m, int invert)
+ *       out[i] = (x[i] equals an element of the sorted t[0..m)) != invert; NaN equals nothing.
+ */
+#define R (1 << BITS)
+
+inline KEY key_of(U v)
+{   /* branch-free: the sign of random data is unpredictable */
+    KEY k;
+#if defined(KEY_FLOAT)
+    const U mag = v & (U)~(U)SIGN;
+    const U flip = (U)((U)0 - (U)((v & (U)SIGN) != 0)) | (U)SIGN;
+    k = (KEY)(U)(v ^ flip);
+    k = mag == 0 ? (KEY)SIGN : k;                            /* -0.0 and +0.0 */
+    k = mag > (U)EXPMASK ? (KEY)~(KEY)0 : k;                 /* NaN: above +inf */
+#elif defined(KEY_SIGNED)
+    k = (KEY)(U)(v ^ (U)SIGN);
+#else
+    k = (KEY)v;
+#endif
+#ifdef DESCENDING
+    k = ~k;
+#endif
+    return k;
+}
+
+inline int is_nan_key(KEY k)
+{
+#if defined(KEY_FLOAT)
+#  ifdef DESCENDING
+    return k == (KEY)0;
+#  else
+    return k == (KEY)~(KEY)0;
+#  endif
+#else
+    return 0;
+#endif
+}
+
+__kernel void radix_hist(__global const U* src, long src_o, __global IDX* hist, long hist_o, __global KEY* diff,
+                         long diff_o, long M, long K, long P, int shift)
+{
+    const long p = get_global_id(0);
+    if (p >= M * P) return;
+    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = min(part * C, K), k1 = min(k0 + C, K);
+    __global const U* row = src + src_o + j * K;
+    IDX cnt[R];
+    for (int d = 0; d < R; d++) cnt[d] = 0;
+    const KEY k_first = key_of(row[0]);
+    KEY bits = 0;
+    for (long k = k0; k < k1; k++) {
+        const KEY key = key_of(row[k]);
+        bits |= key ^ k_first;
+        cnt[(key >> shift) & (R - 1)]++;
+    }
+    __global IDX* h = hist + hist_o + j * (R * P + 1);
+    if (part == 0) h[0] = 0;
+    for (int d = 0; d < R; d++) h[1 + d * P + part] = cnt[d];
+    diff[diff_o + p] = bits;
+}
+
+__kernel void radix_scatter(__global const U* src, long src_o, __global U* dst, long dst_o, __global const IDX* isrc,
+                            long isrc_o, __global IDX* idst, long idst_o, __global const IDX* offs, long offs_o,
+                            long M, long K, long P, int shift, int first)
+{
+    const long p = get_global_id(0);
+    if (p >= M * P) return;
+    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = min(part * C, K), k1 = min(k0 + C, K);
+    __global const U* row = src + src_o + j * K;
+    __global U* out = dst + dst_o + j * K;
+    __global const IDX* o = offs + offs_o + j * (R * P + 1);
+    IDX at[R];
+    for (int d = 0; d < R; d++) at[d] = o[d * P + part];
+    for (long k = k0; k < k1; k++) {
+        const U v = row[k];
+        const IDX to = at[(key_of(v) >> shift) & (R - 1)]++;
+        out[to] = v;
+#ifdef ARG
+        idst[idst_o + j * K + to] = first ? (IDX)k : isrc[isrc_o + j * K + k];
+#endif
+    }
+}
+
+__kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
+{
+    const long j = get_global_id(0);
+    if (j >= M) return;
+    __global U* row = data + data_o + j * K;
+#ifdef ARG
+    __global IDX* irow = idx + idx_o + j * K;
+    for (long k = 0; k < K; k++) irow[k] = (IDX)k;
+#endif
+    for (long k = 1; k < K; k++) {
+        const U v = row[k];
+        const KEY key = key_of(v);
+#ifdef ARG
+        const IDX iv = irow[k];
+#endif
+        long i = k;
+        while (i > 0 && key_of(row[i - 1]) > key) {
+            row[i] = row[i - 1];
+#ifdef ARG
+            irow[i] = irow[i - 1];
+#endif
+            i--;
+        }
+        row[i] = v;
+#ifdef ARG
+        irow[i] = iv;
+#endif
+    }
+}
+
+__kernel void unique_mark(__global const U* s, long s_o, __global long* pos, long n)
+{
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const KEY key = key_of(s[s_o + i]);
+    pos[i] = (i == 0 || is_nan_key(key) || key != key_of(s[s_o + i - 1])) ? 1 : 0;
+}
+
+__kernel void unique_scatter(__global const U* s, long s_o, __global const long* pos, __global const long* order,
+                             long order_o, __global U* values, __global long* starts, __global long* first,
+                             __global long* inverse, long n, int with_order)
+{
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const long u = pos[i] - 1;
+    if (i == 0 || pos[i - 1] != pos[i]) {
+        values[u] = s[s_o + i];
+        starts[u] = i;
+        if (with_order) first[u] = order[order_o + i];
+    }
+    if (with_order) inverse[order[order_o + i]] = u;
+}
+
+__kernel void isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
+                          long n, long m, int invert)
+{
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const KEY key = key_of(x[x_o + i]);
+    long lo = 0, hi = m;
+    while (lo < hi) {
+        const long mid = lo + (hi - lo) / 2;
+        if (key_of(t[t_o + mid]) < key) lo = mid + 1; else hi = mid;
+    }
+    const int found = !is_nan_key(key) && lo < m && key_of(t[t_o + lo]) == key;
+    out[i] = (uchar)(found != invert);
+}
