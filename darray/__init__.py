@@ -24,6 +24,7 @@ from .ops.linalg import __all__ as _linalg_all
 from . import linalg
 from .ops.scan import cumulative_prod, cumulative_sum
 from .ops.sorting import argsort, sort
+from .ops.sets import isin, unique_all, unique_counts, unique_inverse, unique_values
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -45,6 +46,6 @@ __all__ = [
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
-    "sort", "argsort",
+    "sort", "argsort", "isin", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     *_linalg_all, "linalg",
 ]

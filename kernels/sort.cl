@@ -22,15 +22,16 @@
  *       moves along (first pass: the position in the row).
  *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
  *       work-item j insertion-sorts row j in place (stable; short rows); with ARG idx is filled too.
- *   unique_mark(__global const U* s, long s_o, __global long* pos, long n)
+ *   unique_mark(__global const U* s, long s_o, __global long* pos, long pos_o, long n)
  *       pos[i] = 1 where sorted s[i] starts a new value (i == 0, another key, or NaN), else 0.
- *   unique_scatter(__global const U* s, long s_o, __global const long* pos, __global const long* order,
- *                  long order_o, __global U* values, __global long* starts, __global long* first,
- *                  __global long* inverse, long n, int with_order)
+ *   unique_scatter(__global const U* s, long s_o, __global const long* pos, long pos_o,
+ *                  __global const long* order, long order_o, __global U* values, long values_o,
+ *                  __global long* starts, long starts_o, __global long* first, long first_o,
+ *                  __global long* inverse, long inverse_o, long n, int with_order)
  *       with pos the inclusive scan of unique_mark: values[u] = s[i], starts[u] = i at each start i of
  *       value u; with_order (order = the stable argsort): first[u] = order[i], inverse[order[i]] = u.
  *   isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
- *               long n, long m, int invert)
+ *               long out_o, long n, long m, int invert)
  *       out[i] = (x[i] equals an element of the sorted t[0..m)) != invert; NaN equals nothing.
  */
 #define R (1 << BITS)
@@ -142,31 +143,33 @@ __kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long i
     }
 }
 
-__kernel void unique_mark(__global const U* s, long s_o, __global long* pos, long n)
+__kernel void unique_mark(__global const U* s, long s_o, __global long* pos, long pos_o, long n)
 {
     const long i = get_global_id(0);
     if (i >= n) return;
     const KEY key = key_of(s[s_o + i]);
-    pos[i] = (i == 0 || is_nan_key(key) || key != key_of(s[s_o + i - 1])) ? 1 : 0;
+    pos[pos_o + i] = (i == 0 || is_nan_key(key) || key != key_of(s[s_o + i - 1])) ? 1 : 0;
 }
 
-__kernel void unique_scatter(__global const U* s, long s_o, __global const long* pos, __global const long* order,
-                             long order_o, __global U* values, __global long* starts, __global long* first,
-                             __global long* inverse, long n, int with_order)
+__kernel void unique_scatter(__global const U* s, long s_o, __global const long* pos, long pos_o,
+                             __global const long* order, long order_o, __global U* values, long values_o,
+                             __global long* starts, long starts_o, __global long* first, long first_o,
+                             __global long* inverse, long inverse_o, long n, int with_order)
 {
     const long i = get_global_id(0);
     if (i >= n) return;
+    pos += pos_o;
     const long u = pos[i] - 1;
     if (i == 0 || pos[i - 1] != pos[i]) {
-        values[u] = s[s_o + i];
-        starts[u] = i;
-        if (with_order) first[u] = order[order_o + i];
+        values[values_o + u] = s[s_o + i];
+        starts[starts_o + u] = i;
+        if (with_order) first[first_o + u] = order[order_o + i];
     }
-    if (with_order) inverse[order[order_o + i]] = u;
+    if (with_order) inverse[inverse_o + order[order_o + i]] = u;
 }
 
 __kernel void isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
-                          long n, long m, int invert)
+                          long out_o, long n, long m, int invert)
 {
     const long i = get_global_id(0);
     if (i >= n) return;
@@ -177,5 +180,5 @@ __kernel void isin_search(__global const U* x, long x_o, __global const U* t, lo
         if (key_of(t[t_o + mid]) < key) lo = mid + 1; else hi = mid;
     }
     const int found = !is_nan_key(key) && lo < m && key_of(t[t_o + lo]) == key;
-    out[i] = (uchar)(found != invert);
+    out[out_o + i] = (uchar)(found != invert);
 }
