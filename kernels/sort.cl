@@ -11,15 +11,21 @@
  * Rows: M rows of K contiguous elements; work-item p owns chunk (p % P) of row (p / P).
  * Entry points:
  *   radix_hist(__global const U* src, long src_o, __global IDX* hist, long hist_o, __global KEY* diff,
- *              long diff_o, long M, long K, long P, int shift)
- *       counts digit d = (key >> shift) & (R - 1) of its chunk into hist[row * L + 1 + d * P + part]
- *       (L = R * P + 1; hist[row * L] = 0, so an inclusive scan of each row gives exclusive offsets);
- *       diff[p] = OR over the chunk of key ^ (key of the row's first element): the bits that vary.
+ *              long diff_o, long M, long K, long P, int logc, int shift)
+ *       chunks are 2**logc keys (P = ceil(K / 2**logc) per row); counts digit d = (key >> shift) & (R - 1)
+ *       of its chunk into hist[row * L + 1 + d * P + part] (L = R * P + 1; hist[row * L] = 0, so an
+ *       inclusive scan of each row gives exclusive offsets); diff[p] = OR over the chunk of
+ *       key ^ (key of the row's first element): the key bits that vary.
  *   radix_scatter(__global const U* src, long src_o, __global U* dst, long dst_o, __global const IDX* isrc,
  *                 long isrc_o, __global IDX* idst, long idst_o, __global const IDX* offs, long offs_o,
- *                 long M, long K, long P, int shift, int first)
+ *                 __global IDX* part, long part_o, long M, long K, long P, int logc, int shift, int first,
+ *                 int next)
  *       stable scatter of its chunk to the offsets of the scanned histogram; with ARG the index
- *       moves along (first pass: the position in the row).
+ *       moves along (first pass: the position in the row). With next >= 0 it also counts digit
+ *       (key >> next) of each key by the chunk it lands in, into its own P x R block of part
+ *       (the next pass's histogram, without another read of the keys).
+ *   radix_merge(__global const IDX* part, long part_o, __global IDX* hist, long hist_o, long M, long P)
+ *       work-item (row, chunk c) sums the P blocks of part into that row's hist, as radix_hist lays it out.
  *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
  *       work-item j insertion-sorts row j in place (stable; short rows); with ARG idx is filled too.
  *   unique_mark(__global const U* s, long s_o, __global long* pos, long pos_o, long n)
@@ -70,11 +76,11 @@ inline int is_nan_key(KEY k)
 }
 
 __kernel void radix_hist(__global const U* src, long src_o, __global IDX* hist, long hist_o, __global KEY* diff,
-                         long diff_o, long M, long K, long P, int shift)
+                         long diff_o, long M, long K, long P, int logc, int shift)
 {
     const long p = get_global_id(0);
     if (p >= M * P) return;
-    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = min(part * C, K), k1 = min(k0 + C, K);
+    const long j = p / P, part = p - j * P, k0 = part << logc, k1 = min(k0 + (1L << logc), K);
     __global const U* row = src + src_o + j * K;
     IDX cnt[R];
     for (int d = 0; d < R; d++) cnt[d] = 0;
@@ -93,23 +99,44 @@ __kernel void radix_hist(__global const U* src, long src_o, __global IDX* hist, 
 
 __kernel void radix_scatter(__global const U* src, long src_o, __global U* dst, long dst_o, __global const IDX* isrc,
                             long isrc_o, __global IDX* idst, long idst_o, __global const IDX* offs, long offs_o,
-                            long M, long K, long P, int shift, int first)
+                            __global IDX* part, long part_o, long M, long K, long P, int logc, int shift, int first,
+                            int next)
 {
     const long p = get_global_id(0);
     if (p >= M * P) return;
-    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = min(part * C, K), k1 = min(k0 + C, K);
+    const long j = p / P, k0 = (p - j * P) << logc, k1 = min(k0 + (1L << logc), K);
     __global const U* row = src + src_o + j * K;
     __global U* out = dst + dst_o + j * K;
-    __global const IDX* o = offs + offs_o + j * (R * P + 1);
+    __global const IDX* o = offs + offs_o + j * (R * P + 1) + (p - j * P);
+    __global IDX* count = part + part_o + p * P * R;
     IDX at[R];
-    for (int d = 0; d < R; d++) at[d] = o[d * P + part];
+    for (int d = 0; d < R; d++) at[d] = o[d * P];
+    if (next >= 0)
+        for (long i = 0; i < P * R; i++) count[i] = 0;
     for (long k = k0; k < k1; k++) {
         const U v = row[k];
-        const IDX to = at[(key_of(v) >> shift) & (R - 1)]++;
+        const KEY key = key_of(v);
+        const IDX to = at[(key >> shift) & (R - 1)]++;
         out[to] = v;
 #ifdef ARG
         idst[idst_o + j * K + to] = first ? (IDX)k : isrc[isrc_o + j * K + k];
 #endif
+        if (next >= 0) count[((to >> logc) << BITS) + ((key >> next) & (R - 1))]++;
+    }
+}
+
+__kernel void radix_merge(__global const IDX* part, long part_o, __global IDX* hist, long hist_o, long M, long P)
+{
+    const long q = get_global_id(0);
+    if (q >= M * P) return;
+    const long j = q / P, c = q - j * P;
+    __global const IDX* blocks = part + part_o + j * P * P * R + c * R;
+    __global IDX* h = hist + hist_o + j * (R * P + 1);
+    if (c == 0) h[0] = 0;
+    for (int d = 0; d < R; d++) {
+        IDX sum = 0;
+        for (long w = 0; w < P; w++) sum += blocks[w * P * R + d];
+        h[1 + d * P + c] = sum;
     }
 }
 

@@ -94,10 +94,12 @@ def test_radix_rows(any_place, dtype, descending):
 
 
 def test_skipped_passes(any_place):
-    """Keys whose high digits never vary (small ints, a constant row, floats of one sign)."""
+    """Keys whose high or low digits never vary (small ints, a constant row, floats of one sign,
+    multiples of 256, small integral floats)."""
     rng = np.random.default_rng(1)
     for x in (rng.integers(0, 1000, 50_000).astype(np.int32), np.full(300, 7, np.int64),
-              rng.integers(-3, 3, (4, 500)).astype(np.int64), rng.random(1000).astype(np.float32) + 1):
+              rng.integers(-3, 3, (4, 500)).astype(np.int64), rng.random(1000).astype(np.float32) + 1,
+              (rng.integers(0, 50, 2000) * 256).astype(np.int32), rng.integers(-20, 20, 3000).astype(np.float32)):
         check(da.asarray(x, device=any_place), x)
         check(da.asarray(x, device=any_place), x, descending=True)
 
