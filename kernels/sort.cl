@@ -28,16 +28,18 @@
  *       work-item (row, chunk c) sums the P blocks of part into that row's hist, as radix_hist lays it out.
  *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
  *       work-item j insertion-sorts row j in place (stable; short rows); with ARG idx is filled too.
- *   unique_mark(__global const U* s, long s_o, __global long* pos, long pos_o, long n)
- *       pos[i] = 1 where sorted s[i] starts a new value (i == 0, another key, or NaN), else 0.
- *   unique_scatter(__global const U* s, long s_o, __global const long* pos, long pos_o,
+ * Chunked entry points: work-item p handles elements [p * C, min((p + 1) * C, n)).
+ *   unique_count(__global const U* s, long s_o, __global long* counts, long counts_o, long n, long C)
+ *       counts[1 + p] = how many elements of its chunk of the sorted s start a new value (the first
+ *       element, another key than the one before, or a NaN); counts[0] = 0.
+ *   unique_scatter(__global const U* s, long s_o, __global const long* offs, long offs_o,
  *                  __global const long* order, long order_o, __global U* values, long values_o,
  *                  __global long* starts, long starts_o, __global long* first, long first_o,
- *                  __global long* inverse, long inverse_o, long n, int with_order)
- *       with pos the inclusive scan of unique_mark: values[u] = s[i], starts[u] = i at each start i of
- *       value u; with_order (order = the stable argsort): first[u] = order[i], inverse[order[i]] = u.
+ *                  __global long* inverse, long inverse_o, long n, long C, int with_order)
+ *       with offs the inclusive scan of unique_count's counts: at the start i of value u, values[u] = s[i],
+ *       starts[u] = i; with_order (order = the stable argsort): first[u] = order[i], inverse[order[i]] = u.
  *   isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
- *               long out_o, long n, long m, int invert)
+ *               long out_o, long n, long m, long C, int invert)
  *       out[i] = (x[i] equals an element of the sorted t[0..m)) != invert; NaN equals nothing.
  */
 #define R (1 << BITS)
@@ -170,42 +172,54 @@ __kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long i
     }
 }
 
-__kernel void unique_mark(__global const U* s, long s_o, __global long* pos, long pos_o, long n)
+inline int starts_value(__global const U* s, long i)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const KEY key = key_of(s[s_o + i]);
-    pos[pos_o + i] = (i == 0 || is_nan_key(key) || key != key_of(s[s_o + i - 1])) ? 1 : 0;
+    const KEY key = key_of(s[i]);
+    return i == 0 || is_nan_key(key) || key != key_of(s[i - 1]);
 }
 
-__kernel void unique_scatter(__global const U* s, long s_o, __global const long* pos, long pos_o,
+__kernel void unique_count(__global const U* s, long s_o, __global long* counts, long counts_o, long n, long C)
+{
+    const long p = get_global_id(0), i0 = p * C, i1 = min(i0 + C, n);
+    if (i0 >= n) return;
+    long c = 0;
+    for (long i = i0; i < i1; i++) c += starts_value(s + s_o, i);
+    counts[counts_o + 1 + p] = c;
+    if (p == 0) counts[counts_o] = 0;
+}
+
+__kernel void unique_scatter(__global const U* s, long s_o, __global const long* offs, long offs_o,
                              __global const long* order, long order_o, __global U* values, long values_o,
                              __global long* starts, long starts_o, __global long* first, long first_o,
-                             __global long* inverse, long inverse_o, long n, int with_order)
+                             __global long* inverse, long inverse_o, long n, long C, int with_order)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    pos += pos_o;
-    const long u = pos[i] - 1;
-    if (i == 0 || pos[i - 1] != pos[i]) {
-        values[values_o + u] = s[s_o + i];
-        starts[starts_o + u] = i;
-        if (with_order) first[first_o + u] = order[order_o + i];
+    const long p = get_global_id(0), i0 = p * C, i1 = min(i0 + C, n);
+    if (i0 >= n) return;
+    long u = offs[offs_o + p] - 1;
+    for (long i = i0; i < i1; i++) {
+        if (starts_value(s + s_o, i)) {
+            u++;
+            values[values_o + u] = s[s_o + i];
+            starts[starts_o + u] = i;
+            if (with_order) first[first_o + u] = order[order_o + i];
+        }
+        if (with_order) inverse[inverse_o + order[order_o + i]] = u;
     }
-    if (with_order) inverse[inverse_o + order[order_o + i]] = u;
 }
 
 __kernel void isin_search(__global const U* x, long x_o, __global const U* t, long t_o, __global uchar* out,
-                          long out_o, long n, long m, int invert)
+                          long out_o, long n, long m, long C, int invert)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const KEY key = key_of(x[x_o + i]);
-    long lo = 0, hi = m;
-    while (lo < hi) {
-        const long mid = lo + (hi - lo) / 2;
-        if (key_of(t[t_o + mid]) < key) lo = mid + 1; else hi = mid;
+    const long p = get_global_id(0), i0 = p * C, i1 = min(i0 + C, n);
+    t += t_o;
+    for (long i = i0; i < i1; i++) {
+        const KEY key = key_of(x[x_o + i]);
+        long lo = 0, hi = m;
+        while (lo < hi) {
+            const long mid = lo + (hi - lo) / 2;
+            if (key_of(t[mid]) < key) lo = mid + 1; else hi = mid;
+        }
+        const int found = !is_nan_key(key) && lo < m && key_of(t[lo]) == key;
+        out[out_o + i] = (uchar)(found != invert);
     }
-    const int found = !is_nan_key(key) && lo < m && key_of(t[t_o + lo]) == key;
-    out[out_o + i] = (uchar)(found != invert);
 }

@@ -49,6 +49,7 @@ def check(xd: da.DArray, xn: np.ndarray, axis: int = -1, descending: bool = Fals
     np.testing.assert_array_equal(got, want)
     if xn.dtype.kind == "f":
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(xd.get(), xn)  # the input is left alone
 
 
 def view(x, kind: str):

@@ -1,10 +1,10 @@
 """Set functions: ``unique_values``, ``unique_counts``, ``unique_inverse``, ``unique_all``, ``isin``.
 
 On OpenCL places the flattened input is sorted on the device (``sorting.sort_rows``, an
-argsort when indices are asked for); ``unique_mark`` flags the first element of each run
-of equal keys, the scan op turns the flags into output positions, one number (the count)
-is read back, and ``unique_scatter`` writes values, run starts, first indices and the
-inverse in one launch; counts are differences of the run starts. ``isin`` sorts the test
+argsort when indices are asked for); ``unique_count`` counts the runs of equal keys that
+start in each chunk, the scan op turns the counts into output offsets, one number (the
+total) is read back, and ``unique_scatter`` writes values, run starts, first indices and
+the inverse in one launch; counts are differences of the run starts. ``isin`` sorts the test
 elements and binary-searches each element (``isin_search``). NaNs are distinct values
 (NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
 """
@@ -22,7 +22,7 @@ from . import _dispatch as D
 from . import elementwise as E
 from .creation import full
 from .scan import _scan_rows
-from .sorting import kernel, launch, ref, sort_rows
+from .sorting import contiguous, kernel, launch, ref, sort_rows, span
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
            "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
@@ -64,21 +64,21 @@ def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, 
     if n == 0:
         none = empty((0,), _dt.int64, place)
         return empty((0,), x.dtype, place), none, empty(x.shape, _dt.int64, place), none
-    flat = astype(x.reshape(-1), x.dtype, copy=True).reshape(1, n)
-    ordered, index = sort_rows(flat, arg=with_order)
+    ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
     order = astype(index, _dt.int64, copy=False) if with_order else ordered
-    pos = empty((1, n), _dt.int64, place)
-    launch("unique_mark", kernel(place, x.dtype, "unique_mark"), [*ref(ordered), *ref(pos), np.int64(n)], n,
-           place, [ordered], [pos])
-    _scan_rows(pos, "sum")
-    count = int(pos[0, n - 1])
+    items, length = span(n, place)
+    offs = empty((1, items + 1), _dt.int64, place)
+    launch("unique_count", kernel(place, x.dtype, "unique_count"), [*ref(ordered), *ref(offs), np.int64(n), length],
+           items, place, [ordered], [offs])
+    _scan_rows(offs, "sum")
+    count = int(offs[0, items])
     values, starts = empty((count,), x.dtype, place), empty((count + 1,), _dt.int64, place)
     first = empty((count,), _dt.int64, place) if with_order else starts
     inverse = empty((n,), _dt.int64, place) if with_order else starts
     launch("unique_scatter", kernel(place, x.dtype, "unique_scatter"),
-           [*ref(ordered), *ref(pos), *ref(order), *ref(values), *ref(starts), *ref(first), *ref(inverse),
-            np.int64(n), np.int32(with_order)],
-           n, place, [ordered, pos, order], [values, starts, first, inverse])
+           [*ref(ordered), *ref(offs), *ref(order), *ref(values), *ref(starts), *ref(first), *ref(inverse),
+            np.int64(n), length, np.int32(with_order)],
+           items, place, [ordered, offs, order], [values, starts, first, inverse])
     starts[count:] = n
     counts = E.apply("subtract", starts[1:], starts[:-1])
     return values, first, inverse.reshape(x.shape) if with_order else inverse, counts
@@ -125,10 +125,11 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> DArray:
         return from_numpy(np.asarray(np.isin(a._host_view(), b._host_view(), invert=invert)), place)
     if a.size == 0 or b.size == 0:
         return full(a.shape, bool(invert), dtype=_dt.bool_, device=place)
-    table, _ = sort_rows(astype(b.reshape(-1), dt, copy=True).reshape(1, b.size))
-    flat = a if a._dim.is_c_contiguous else astype(a, dt, copy=True)
+    table, _ = sort_rows(b.reshape(1, b.size))
+    flat = contiguous(a)
     out = empty(a.shape, _dt.bool_, place)
+    items, length = span(a.size, place)
     launch("isin_search", kernel(place, dt, "isin_search"),
-           [*ref(flat), *ref(table), *ref(out), np.int64(a.size), np.int64(b.size), np.int32(bool(invert))],
-           a.size, place, [flat, table], [out])
+           [*ref(flat), *ref(table), *ref(out), np.int64(a.size), np.int64(b.size), length, np.int32(bool(invert))],
+           items, place, [flat, table], [out])
     return out

@@ -78,6 +78,17 @@ def launch(name: str, kern: cl.Kernel, args: Sequence[Any], items: int, place: C
                  writes=[a._data() for a in writes])
 
 
+def contiguous(x: DArray) -> DArray:
+    """``x`` when its elements are contiguous in C order, else a contiguous copy."""
+    return x if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True)
+
+
+def span(n: int, place: CLPlace) -> tuple[int, np.int64]:
+    """(work-items, elements per work-item) for the chunked set kernels over ``n`` elements."""
+    length = max(4096, -(-n // (runtime(place).info.compute_units * 16)))
+    return -(-n // length), np.int64(length)
+
+
 def _chunks(m: int, k: int, place: CLPlace) -> tuple[int, int]:
     """(log2 of the chunk length, chunks per row): enough work-items for the device, each with
     at least CHUNK keys; chunk lengths are powers of two."""
@@ -87,18 +98,20 @@ def _chunks(m: int, k: int, place: CLPlace) -> tuple[int, int]:
 
 
 def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> tuple[DArray, DArray | None]:
-    """Stable sort of each row of the contiguous non-empty 2-D OpenCL array ``data`` (whose
-    memory it may reuse). Returns (sorted values, their positions in the row or None); the
-    positions are int32 for rows shorter than 2**31, else int64."""
+    """Stable sort of each row of the non-empty 2-D OpenCL array ``data`` (left unchanged).
+    Returns (sorted values, their positions in the row or None); the positions are int32 for
+    rows shorter than 2**31, else int64."""
     m, k = data.shape
     place, dt = data.place, data.dtype
     idt = _dt.int32 if k < 2**31 else _dt.int64
-    if k <= SHORT_ROW:
+    if k <= SHORT_ROW:  # in place, in a copy
+        data = astype(data, dt, copy=True)
         index = empty((m, k), idt, place) if arg else None
         kern = kernel(place, dt, "rows_sort", descending=descending, arg=arg, idx=idt)
         launch("rows_sort", kern, [*ref(data), *ref(index if arg else data), np.int64(m), np.int64(k)], m, place,
                [data], [data] + [index] * arg)
         return data, index
+    data = contiguous(data)
     logc, parts = _chunks(m, k, place)
     radix = 1 << DIGIT
     hist = empty((m, radix * parts + 1), idt, place)
@@ -128,7 +141,8 @@ def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> t
         if nxt >= 0:
             launch("radix_merge", merge, [*ref(part), *ref(hist), np.int64(m), np.int64(parts)], m * parts, place,
                    [part], [hist])
-        bufs.reverse()
+        spare = bufs[0] if n else empty((m, k), dt, place) if nxt >= 0 else None  # data is never written
+        bufs = [bufs[1], spare]
         idx.reverse()
     return bufs[0], idx[0] if arg else None
 
@@ -159,8 +173,7 @@ def _sorted(op: str, x: Any, axis: int, descending: bool, arg: bool) -> DArray:
         return empty(x.shape, _dt.int64 if arg else x.dtype, x.place)
     perm = tuple(a for a in range(x.ndim) if a != axis) + (axis,)
     moved = x.transpose(perm)
-    work = astype(moved, x.dtype, copy=True)
-    values, index = sort_rows(work.reshape(x.size // x.shape[axis], x.shape[axis]), descending=descending, arg=arg)
+    values, index = sort_rows(moved.reshape(x.size // x.shape[axis], x.shape[axis]), descending=descending, arg=arg)
     out = (index if arg else values).reshape(moved.shape).transpose(tuple(int(i) for i in np.argsort(perm)))
     return astype(out, _dt.int64, copy=False) if arg else out
 
