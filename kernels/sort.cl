@@ -26,8 +26,9 @@
  *       (the next pass's histogram, without another read of the keys).
  *   radix_merge(__global const IDX* part, long part_o, __global IDX* hist, long hist_o, long M, long P)
  *       work-item (row, chunk c) sums the P blocks of part into that row's hist, as radix_hist lays it out.
- *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
- *       work-item j insertion-sorts row j in place (stable; short rows); with ARG idx is filled too.
+ *   rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K, long C)
+ *       work-item p insertion-sorts rows [p * C, (p + 1) * C) in place (stable; short rows); with ARG
+ *       idx is filled too.
  * Chunked entry points: work-item p handles elements [p * C, min((p + 1) * C, n)).
  *   unique_count(__global const U* s, long s_o, __global long* counts, long counts_o, long n, long C)
  *       counts[1 + p] = how many elements of its chunk of the sorted s start a new value (the first
@@ -142,10 +143,9 @@ __kernel void radix_merge(__global const IDX* part, long part_o, __global IDX* h
     }
 }
 
-__kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K)
+__kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long idx_o, long M, long K, long C)
 {
-    const long j = get_global_id(0);
-    if (j >= M) return;
+  for (long j = get_global_id(0) * C, j1 = min(j + C, M); j < j1; j++) {
     __global U* row = data + data_o + j * K;
 #ifdef ARG
     __global IDX* irow = idx + idx_o + j * K;
@@ -170,6 +170,7 @@ __kernel void rows_sort(__global U* data, long data_o, __global IDX* idx, long i
         irow[i] = iv;
 #endif
     }
+  }
 }
 
 inline int starts_value(__global const U* s, long i)

@@ -3,7 +3,7 @@
 On OpenCL places the axis is moved last with one contiguous copy, giving M rows of K
 elements, and each row is sorted on its own (``kernels/sort.cl``):
 
-- short rows (K <= ``SHORT_ROW``): one work-item insertion-sorts a row (stable);
+- short rows (K <= ``SHORT_ROW``): each work-item insertion-sorts a run of rows (stable);
 - longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys.
   Each pass counts the digits of P chunks of every row (``radix_hist``), scans each row's
   counts in digit-major order (the scan op's ``_scan_rows``), and scatters every chunk
@@ -33,7 +33,8 @@ from .scan import _scan_rows
 __all__ = ["sort", "argsort"]
 
 DIGIT = 8  # bits per radix pass (4M float32 on Intel: 8 bits 0.14 s, 4 bits 0.31 s, 11 bits 0.15 s)
-SHORT_ROW = 64  # rows up to this length are insertion-sorted, one work-item per row
+SHORT_ROW = 128  # rows up to this length are insertion-sorted (argsort of 2M float32 in rows of 64: 87 ms
+# against radix 271 ms; rows of 128: 144 against 189; rows of 256: 254 against 142)
 CHUNK = 1 << 14  # the fewest keys a radix work-item handles
 _UINT = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong"}
 _EXP = {2: 0x7C00, 4: 0x7F800000, 8: 0x7FF0000000000000}
@@ -108,8 +109,9 @@ def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> t
         data = astype(data, dt, copy=True)
         index = empty((m, k), idt, place) if arg else None
         kern = kernel(place, dt, "rows_sort", descending=descending, arg=arg, idx=idt)
-        launch("rows_sort", kern, [*ref(data), *ref(index if arg else data), np.int64(m), np.int64(k)], m, place,
-               [data], [data] + [index] * arg)
+        per = max(1, int(span(m * k, place)[1]) // k)
+        launch("rows_sort", kern, [*ref(data), *ref(index if arg else data), np.int64(m), np.int64(k), np.int64(per)],
+               -(-m // per), place, [data], [data] + [index] * arg)
         return data, index
     data = contiguous(data)
     logc, parts = _chunks(m, k, place)
