@@ -150,3 +150,19 @@ def test_bad_input(any_place):
         with pytest.raises(TypeError, match=f"darray {fn.__name__}.*complex"):
             fn(da.asarray(np.ones(3, np.complex64), device=any_place))
     check(x, np.arange(6.0).reshape(2, 3), 0)  # the next call works
+
+
+def test_methods(any_place):
+    """``x.argsort()`` and the in-place ``x.sort()`` (a view sorts into its base, as in NumPy)."""
+    base = np.array([[3, 1, 2], [9, 7, 8]], np.int32)
+    x = da.asarray(base, device=any_place)
+    np.testing.assert_array_equal(x.argsort(axis=0).get(), base.argsort(axis=0, kind="stable"))
+    assert x.sort() is None
+    want = base.copy()
+    want.sort()
+    np.testing.assert_array_equal(x.get(), want)
+    y = da.asarray(base, device=any_place)
+    y[:, ::-1].sort(axis=1)
+    want = base.copy()
+    want[:, ::-1].sort(axis=1)
+    np.testing.assert_array_equal(y.get(), want)
