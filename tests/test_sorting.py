@@ -152,6 +152,13 @@ def test_bad_input(any_place):
     check(x, np.arange(6.0).reshape(2, 3), 0)  # the next call works
 
 
+def test_axis_none_flattens(any_place):
+    x = np.array([[3.0, np.nan, 1.0], [-0.0, 2.0, 0.0]])
+    xd = da.asarray(x, device=any_place).T
+    np.testing.assert_array_equal(da.sort(xd, axis=None).get(), np.sort(x.T, axis=None, kind="stable"))
+    np.testing.assert_array_equal(da.argsort(xd, axis=None).get(), np.argsort(x.T, axis=None, kind="stable"))
+
+
 def test_methods(any_place):
     """``x.argsort()`` and the in-place ``x.sort()`` (a view sorts into its base, as in NumPy)."""
     base = np.array([[3, 1, 2], [9, 7, 8]], np.int32)

@@ -157,10 +157,12 @@ def _host_argsort(host: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return host.shape[axis] - 1 - flipped
 
 
-def _sorted(op: str, x: Any, axis: int, descending: bool, arg: bool) -> DArray:
+def _sorted(op: str, x: Any, axis: int | None, descending: bool, arg: bool) -> DArray:
     x = x if isinstance(x, DArray) else asarray(x)
     if x.dtype.kind == "c":
         raise TypeError(f"darray {op}: complex input ({x.dtype}) has no order; sort real and imaginary parts")
+    if axis is None:  # NumPy: the flattened array
+        x, axis = x.reshape(-1), 0
     axis = normalize_axis(axis, x.ndim, f"darray {op}")
     if isinstance(x.place, CPUPlace):
         host = x._host_view()
@@ -180,18 +182,19 @@ def _sorted(op: str, x: Any, axis: int, descending: bool, arg: bool) -> DArray:
     return astype(out, _dt.int64, copy=False) if arg else out
 
 
-def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> DArray:
+def sort(x: Any, /, *, axis: int | None = -1, descending: bool = False, stable: bool = True) -> DArray:
     """Sorted copy of ``x`` along ``axis`` (stable; ``stable=False`` is accepted and still stable).
 
     NaN sorts last; -0.0 and 0.0 are equal (kept in input order). ``descending=True`` orders
-    as array_api_strict: largest first, NaNs first, equal elements in their input order.
-    0-d input raises AxisError as in NumPy. On OpenCL places with ``axis`` not last the result
-    is a transposed view of a contiguous buffer. See also: numpy.sort.
+    as array_api_strict (whose result is ``flip(sort(x))``): largest first, NaNs first, equal
+    elements in their input order. ``axis=None`` sorts the flattened array and 0-d input
+    raises AxisError, as in NumPy. On OpenCL places with ``axis`` not last the result is a
+    transposed view of a contiguous buffer. See also: numpy.sort.
     """
     return _sorted("sort", x, axis, descending, False)
 
 
-def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> DArray:
+def argsort(x: Any, /, *, axis: int | None = -1, descending: bool = False, stable: bool = True) -> DArray:
     """int64 indices that sort ``x`` along ``axis`` (stable, ties in input order; ordering as in
     :func:`sort`, descending included). See also: numpy.argsort."""
     return _sorted("argsort", x, axis, descending, True)
