@@ -186,7 +186,7 @@ def sort(x: Any, /, *, axis: int | None = -1, descending: bool = False, stable: 
     """Sorted copy of ``x`` along ``axis`` (stable; ``stable=False`` is accepted and still stable).
 
     NaN sorts last; -0.0 and 0.0 are equal (kept in input order). ``descending=True`` orders
-    as array_api_strict (whose result is ``flip(sort(x))``): largest first, NaNs first, equal
+    as array_api_strict (the values of its ``flip(sort(x))``): largest first, NaNs first, equal
     elements in their input order. ``axis=None`` sorts the flattened array and 0-d input
     raises AxisError, as in NumPy. On OpenCL places with ``axis`` not last the result is a
     transposed view of a contiguous buffer. See also: numpy.sort.
