@@ -49,4 +49,4 @@ def unique_values(run: Run) -> None:
     host = np.random.default_rng(0).integers(0, 1000, run.pick(4 << 20, 1 << 20)).astype(np.int32)
     x = da.asarray(host, device=run.place)
     _versus(run, "unique_values", lambda: da.unique_values(x), lambda: np.unique_values(host), None,
-            "unique_values of 4M int32 (1000 values)")
+            "unique_values, 4M int32 of 1000 values")

@@ -1,15 +1,17 @@
 """Sorting along one axis: ``sort`` and ``argsort`` (Array API signatures).
 
-On OpenCL places the axis is moved last with one contiguous copy, giving M rows of K
-elements, and each row is sorted on its own (``kernels/sort.cl``):
+On OpenCL places the axis is moved last (a contiguous copy unless it already is), giving
+M rows of K elements, and each row is sorted on its own (``kernels/sort.cl``); the input
+is never written:
 
 - short rows (K <= ``SHORT_ROW``): each work-item insertion-sorts a run of rows (stable);
 - longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys.
-  Each pass counts the digits of P chunks of every row (``radix_hist``), scans each row's
-  counts in digit-major order (the scan op's ``_scan_rows``), and scatters every chunk
-  stably to its offsets (``radix_scatter``). The first histogram also gives the key bits
-  that vary (one small read-back): passes over digits that never vary are skipped, so
-  int32 keys drawn from 1000 values take two passes.
+  ``radix_hist`` counts the first digit in each of P chunks of every row and gives the key
+  bits that vary (one small read-back: passes over digits that never vary are skipped, so
+  int32 keys drawn from 1000 values take two passes). Each pass scans every row's counts in
+  digit-major order (the scan op's ``_scan_rows``) and scatters every chunk stably to its
+  offsets (``radix_scatter``), counting the next pass's digit by destination chunk as it
+  goes (``radix_merge`` adds those counts up), so the keys are read once per pass.
 
 argsort carries int32 indices (int64 for rows of 2**31 or more) and returns int64.
 """
