@@ -157,6 +157,8 @@ def test_axis_none_flattens(any_place):
     xd = da.asarray(x, device=any_place).T
     np.testing.assert_array_equal(da.sort(xd, axis=None).get(), np.sort(x.T, axis=None, kind="stable"))
     np.testing.assert_array_equal(da.argsort(xd, axis=None).get(), np.argsort(x.T, axis=None, kind="stable"))
+    s = da.sort(da.asarray(np.float32(2.5), device=any_place), axis=None)  # 0-d: a 1-element array
+    assert s.shape == (1,) and s.dtype == np.float32 and s.get()[0] == 2.5
 
 
 def test_methods(any_place):
