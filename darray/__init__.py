@@ -31,6 +31,10 @@ from .ops.indexing import *  # noqa: F403
 from .ops.indexing import __all__ as _indexing_all
 from .ops.searching import *  # noqa: F403
 from .ops.searching import __all__ as _searching_all
+from .ops.sorting import *  # noqa: F403
+from .ops.sorting import __all__ as _sorting_all
+from .ops.sets import *  # noqa: F403
+from .ops.sets import __all__ as _sets_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -53,4 +57,5 @@ __all__ = [
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
     *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
+    *_sorting_all, *_sets_all,
 ]

@@ -50,6 +50,7 @@ def install() -> None:
         setattr(DArray, name, _method(name))
     for name in ("var", "std"):
         setattr(DArray, name, _moment(name))
+    DArray.argsort, DArray.sort = _argsort, _sort
     DArray.__matmul__ = lambda self, other: _linalg().matmul(self, other)
     DArray.__rmatmul__ = lambda self, other: _linalg().matmul(other, self)
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
@@ -77,6 +78,20 @@ def _moment(name: str) -> Callable[..., Any]:
     method.__name__ = name
     method.__doc__ = f"``darray.{name}``; accepts NumPy's ``ddof`` or the Array API's ``correction``."
     return method
+
+
+def _argsort(self: DArray, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> DArray:
+    """``darray.argsort(self, axis=axis)``: stable whatever ``kind``; NumPy-style method."""
+    from .sorting import argsort
+
+    return argsort(self, axis=axis)
+
+
+def _sort(self: DArray, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> None:
+    """Sort in place along ``axis`` (stable whatever ``kind``), as NumPy's ``ndarray.sort``."""
+    from .sorting import sort
+
+    self[...] = sort(self, axis=axis)
 
 
 def _linalg() -> Any:

@@ -34,7 +34,7 @@ from ..dim import broadcast_shapes, normalize_axis
 from ..place import CLPlace, CPUPlace
 from . import elementwise as E
 from . import reduction as R
-from ._kernel import launch
+from ._kernel import launch, origin
 from .creation import arange
 from .scan import cumulative_sum
 
@@ -229,23 +229,24 @@ def _launch(name: str, place: CLPlace, itemsize: int, n: int, args: list[Any], r
 
 
 def _gather(name: str, view: DArray, shape: tuple[int, ...], args: list[Any], reads: list[Any],
-            origin: int = 0) -> DArray | None:
+            start: int = 0) -> DArray | None:
     """Run gather kernel ``name`` (``args``: what comes between the source and the output) into a
-    new array of ``shape``, the source starting ``origin`` elements into the view's allocation;
+    new array of ``shape``, the source starting ``start`` elements into the view's allocation;
     None when the kernel's flag (read back before returning) reports a bad index."""
     out = empty(shape, view.dtype, view._place)
     if not out.size:
         return out
     flag = from_numpy(np.zeros(1, np.int32), view._place)
-    (src, src_o), (dst, dst_o), (fl, fl_o) = _buf(view), _buf(out), _buf(flag)
+    (src, src_o), (dst, dst_o), (fl, fl_o) = _base(view), origin(out), origin(flag)
     _launch(name, view._place, view.dtype.itemsize, out.size,
-            [src.buffer, src_o + np.int64(origin), *args, dst.buffer, dst_o, fl.buffer, fl_o],
+            [src.buffer, src_o + np.int64(start), *args, dst.buffer, dst_o, fl.buffer, fl_o],
             reads=[src, *reads], writes=[dst, fl])
     return out if not flag.item() else None
 
 
-def _buf(x: DArray) -> tuple[Any, np.int64]:
-    """(allocation, its offset in elements) of a materialised array."""
+def _base(x: DArray) -> tuple[Any, np.int64]:
+    """(allocation, element offset of the allocation's start in its buffer): the origin of the
+    offsets ``_offsets`` computes (they include the view's own offset)."""
     alloc = x._data()
     return alloc, np.int64(alloc.offset // x.dtype.itemsize)
 
@@ -278,12 +279,12 @@ def getitem(x: DArray, key: Any) -> DArray:
         idx = indices[0][2]
         if not idx._dim.is_c_contiguous:
             idx = astype(idx, _dt.int64, copy=True)
-        i, i_o = _buf(idx)
-        out = _gather("gather_index", view, idx.shape, [i.buffer, i_o + np.int64(idx._dim.offset),
-                      np.int64(view.shape[0]), np.int64(view._dim.strides[0])], [i], origin=view._dim.offset)
+        i, i_o = origin(idx)
+        out = _gather("gather_index", view, idx.shape, [i.buffer, i_o,
+                      np.int64(view.shape[0]), np.int64(view._dim.strides[0])], [i], start=view._dim.offset)
     else:
         offsets = _offsets(view, indices, check=False)
-        off, off_o = _buf(offsets)
+        off, off_o = origin(offsets)
         out = _gather("gather", view, offsets.shape, [off.buffer, off_o], [off])
     if out is None:
         _raise_bad(view, indices)
@@ -313,10 +314,10 @@ def setitem(x: DArray, key: Any, value: Any) -> bool:
     values = empty(offsets.shape, x.dtype, x._place)
     write(values, _value_term(value, x.dtype, offsets.shape, x._place, values))
     if offsets.size:
-        dst, dst_o = _buf(view)
+        dst, dst_o = _base(view)
         lazy.before_write(dst)
-        off, off_o = _buf(offsets)
-        val, val_o = _buf(values)
+        off, off_o = origin(offsets)
+        val, val_o = origin(values)
         _launch("scatter", x._place, x.dtype.itemsize, offsets.size,
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
     return True
@@ -334,14 +335,13 @@ def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], rea
     chunks = -(-n // COMPACT_CHUNK)
     counts = empty((chunks,), _dt.int64, place)
     if n:
-        (m, m_o), (c, c_o) = _buf(flat), _buf(counts)
-        m_o += np.int64(flat._dim.offset)
+        (m, m_o), (c, c_o) = origin(flat), origin(counts)
         _launch("count_chunks", place, 8, n, [m.buffer, m_o, c.buffer, c_o], reads=[m], writes=[c], ch=COMPACT_CHUNK)
     ends = cumulative_sum(counts)
     out = empty((int(ends[-1].item()) if n else 0,), dtype, place)
     if out.size:
-        (e, e_o), (d, d_o) = _buf(ends), _buf(out)
-        _launch(kernel, place, dtype.itemsize, n, [m.buffer, m_o, e.buffer, e_o + np.int64(ends._dim.offset),
+        (e, e_o), (d, d_o) = origin(ends), origin(out)
+        _launch(kernel, place, dtype.itemsize, n, [m.buffer, m_o, e.buffer, e_o,
                                                    *args, d.buffer, d_o],
                 reads=[m, e, *reads], writes=[d], ch=COMPACT_CHUNK)
     return out
@@ -350,8 +350,8 @@ def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], rea
 def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
     src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
-    s, s_o = _buf(src)
-    return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o + np.int64(src._dim.offset)], [s])
+    s, s_o = origin(src)
+    return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o], [s])
 
 
 def nonzero(x: Any, /) -> tuple[DArray, ...]:

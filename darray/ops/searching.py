@@ -16,7 +16,7 @@ from .._array import DArray
 from .._convert import astype, empty, from_numpy
 from ..place import CPUPlace, runtime
 from . import _dispatch as D
-from ._kernel import launch
+from ._kernel import launch, origin
 from .indexing import take
 
 __all__ = ["searchsorted"]
@@ -53,14 +53,8 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
         options = f"-D T={_dt.ctype(dt)}" + (" -D T_FLOAT" if dt.kind == "f" else "") + \
             (" -D SIDE_RIGHT" if side == "right" else "") + (" -D DARRAY_FP64=1" if dt == _dt.float64 else "") + \
             (" -D DARRAY_FP16=1" if dt == _dt.float16 else "")
-        (ab, a_o), (vb, v_o), (ob, o_o) = (_origin(t) for t in (a, v, out))
+        (ab, a_o), (vb, v_o), (ob, o_o) = (origin(t) for t in (a, v, out))
         launch(name, place, "search.cl", options, out.size,
                [ab.buffer, a_o, np.int64(a._dim.strides[0] if a.size else 1), np.int64(a.size),
                 vb.buffer, v_o, ob.buffer, o_o], reads=[ab, vb], writes=[ob], nbytes=v.nbytes + out.nbytes)
     return out
-
-
-def _origin(x: DArray) -> tuple[Any, np.int64]:
-    """(allocation, element offset of the array's first element in it)."""
-    alloc = x._data()
-    return alloc, np.int64(alloc.offset // x.dtype.itemsize + x._dim.offset)

@@ -1,0 +1,136 @@
+"""Set functions: ``unique_values``, ``unique_counts``, ``unique_inverse``, ``unique_all``, ``isin``.
+
+On OpenCL places the flattened input is sorted on the device (``sorting.sort_rows``, an
+argsort when indices are asked for); ``unique_count`` counts the runs of equal keys that
+start in each chunk, the scan op turns the counts into output offsets, one number (the
+total) is read back, and ``unique_scatter`` writes values, run starts, first indices and
+the inverse in one launch; counts are differences of the run starts. ``isin`` sorts the test
+elements and binary-searches each element (``isin_search``). NaNs are distinct values
+(NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, astype, empty, from_numpy
+from ..place import CPUPlace
+from . import _dispatch as D
+from . import elementwise as E
+from .creation import full
+from .scan import _scan_rows
+from ._kernel import ref
+from .sorting import contiguous, kernel, launch, sort_rows, span
+
+__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
+           "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
+
+
+class UniqueAllResult(NamedTuple):
+    values: DArray
+    indices: DArray
+    inverse_indices: DArray
+    counts: DArray
+
+
+class UniqueCountsResult(NamedTuple):
+    values: DArray
+    counts: DArray
+
+
+class UniqueInverseResult(NamedTuple):
+    values: DArray
+    inverse_indices: DArray
+
+
+def _real(op: str, x: Any) -> DArray:
+    x = x if isinstance(x, DArray) else asarray(x)
+    if x.dtype.kind == "c":
+        raise TypeError(f"darray {op}: complex input ({x.dtype}) is not supported; sets need an order")
+    return x
+
+
+def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
+    """(values, first indices, inverse indices with x's shape, counts) of ``x``; the indices
+    are unset (empty placeholders) unless ``with_order``."""
+    x = _real(op, x)
+    place = x.place
+    if isinstance(place, CPUPlace):
+        res = np.unique_all(x._host_view())
+        return tuple(from_numpy(np.asarray(r), place) for r in res)  # type: ignore[return-value]
+    n = x.size
+    if n == 0:
+        none = empty((0,), _dt.int64, place)
+        return empty((0,), x.dtype, place), none, empty(x.shape, _dt.int64, place), none
+    ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
+    order = astype(index, _dt.int64, copy=False) if with_order else ordered
+    items, length = span(n, place)
+    offs = empty((1, items + 1), _dt.int64, place)
+    launch("unique_count", kernel(place, x.dtype, "unique_count"), [*ref(ordered), *ref(offs), np.int64(n), length],
+           items, place, [ordered], [offs])
+    _scan_rows(offs, "sum")
+    count = int(offs[0, items])
+    values, starts = empty((count,), x.dtype, place), empty((count + 1,), _dt.int64, place)
+    first = empty((count,), _dt.int64, place) if with_order else starts
+    inverse = empty((n,), _dt.int64, place) if with_order else starts
+    launch("unique_scatter", kernel(place, x.dtype, "unique_scatter"),
+           [*ref(ordered), *ref(offs), *ref(order), *ref(values), *ref(starts), *ref(first), *ref(inverse),
+            np.int64(n), length, np.int32(with_order)],
+           items, place, [ordered, offs, order], [values, starts, first, inverse])
+    starts[count:] = n
+    counts = E.apply("subtract", starts[1:], starts[:-1])
+    return values, first, inverse.reshape(x.shape) if with_order else inverse, counts
+
+
+def unique_values(x: Any, /) -> DArray:
+    """The distinct values of ``x`` (flattened), sorted; each NaN is distinct. See also: numpy.unique_values.
+
+    darray differs from NumPy >= 2.3, whose ``unique_values`` may return them unsorted.
+    """
+    x = _real("unique_values", x)
+    if isinstance(x.place, CPUPlace):
+        return from_numpy(np.unique(x._host_view(), equal_nan=False), x.place)
+    return _unique("unique_values", x, False)[0]
+
+
+def unique_counts(x: Any, /) -> UniqueCountsResult:
+    """(values, counts): distinct values and how often each occurs (int64). See also: numpy.unique_counts."""
+    values, _, _, counts = _unique("unique_counts", x, False)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
+    """(values, inverse_indices): ``values[inverse_indices]`` rebuilds ``x`` (inverse has x's shape,
+    int64). See also: numpy.unique_inverse."""
+    values, _, inverse, _ = _unique("unique_inverse", x, True)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_all(x: Any, /) -> UniqueAllResult:
+    """(values, indices, inverse_indices, counts); ``indices`` are the first occurrences in the
+    flattened ``x``. See also: numpy.unique_all."""
+    return UniqueAllResult(*_unique("unique_all", x, True))
+
+
+def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> DArray:
+    """Boolean array of ``x1``'s shape: whether each element of ``x1`` is in ``x2`` (``invert``
+    negates). Both are compared in their promoted dtype; NaN is in nothing. See also: numpy.isin."""
+    (a, b), place = D.operands("isin", (x1, x2))
+    dt = _dt.result_type(a, b)
+    a, b = (asarray(v, dtype=dt, device=place) for v in (a, b))
+    _real("isin", a), _real("isin", b)
+    if isinstance(place, CPUPlace):
+        return from_numpy(np.asarray(np.isin(a._host_view(), b._host_view(), invert=invert)), place)
+    if a.size == 0 or b.size == 0:
+        return full(a.shape, bool(invert), dtype=_dt.bool_, device=place)
+    table, _ = sort_rows(b.reshape(1, b.size))
+    flat = contiguous(a)
+    out = empty(a.shape, _dt.bool_, place)
+    items, length = span(a.size, place)
+    launch("isin_search", kernel(place, dt, "isin_search"),
+           [*ref(flat), *ref(table), *ref(out), np.int64(a.size), np.int64(b.size), length, np.int32(bool(invert))],
+           items, place, [flat, table], [out])
+    return out

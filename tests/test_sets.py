@@ -1,0 +1,102 @@
+"""unique_* and isin (darray/ops/sets.py) against NumPy 2.
+
+darray's values are sorted (NumPy >= 2.3's ``unique_values`` may not be: compared with
+``np.unique(..., equal_nan=False)``). NumPy's inverse indices for NaNs follow its unstable
+sort, so inverses and first indices are checked by what they must satisfy: values[inverse]
+rebuilds x, and indices are the first occurrences (darray's sort is stable).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import darray as da
+from helpers import shapes
+from test_sorting import REAL, elements, view
+
+
+def check_unique(xd: da.DArray, xn: np.ndarray) -> None:
+    values = np.unique(xn, equal_nan=False)
+    got = da.unique_values(xd)
+    np.testing.assert_array_equal(got.get(), values)
+    assert got.get().dtype == values.dtype
+    counts = da.unique_counts(xd)
+    want = np.unique_counts(xn)
+    assert counts._fields == ("values", "counts")
+    np.testing.assert_array_equal(counts.values.get(), want.values)
+    np.testing.assert_array_equal(counts.counts.get(), want.counts)
+    assert counts.counts.dtype == np.int64
+    inv = da.unique_inverse(xd)
+    assert inv._fields == ("values", "inverse_indices")
+    np.testing.assert_array_equal(inv.values.get(), values)
+    assert inv.inverse_indices.shape == xn.shape and inv.inverse_indices.dtype == np.int64
+    np.testing.assert_array_equal(values[inv.inverse_indices.get()], xn)
+    res = da.unique_all(xd)
+    assert res._fields == ("values", "indices", "inverse_indices", "counts")
+    np.testing.assert_array_equal(res.values.get(), values)
+    np.testing.assert_array_equal(res.counts.get(), want.counts)
+    flat, idx = xn.reshape(-1), res.indices.get()
+    assert idx.dtype == np.int64
+    np.testing.assert_array_equal(flat[idx], values)
+    np.testing.assert_array_equal(values[res.inverse_indices.get()], xn)
+    if xn.size:  # each index is the first occurrence of its value (NaNs: each its own value)
+        first = np.array([np.flatnonzero(flat == v)[0] if v == v else -1 for v in values])
+        np.testing.assert_array_equal(np.where(first < 0, idx, first), idx)
+
+
+@given(data=st.data())
+def test_unique_matches_numpy(any_place, data):
+    dtype = data.draw(st.sampled_from(REAL), label="dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(0, 4, 0, 5), elements=elements(dtype)), label="x")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
+    check_unique(view(da.asarray(x, device=any_place), kind), view(x, kind))
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=str)
+def test_unique_long(any_place, dtype):
+    """Long input (radix path), few distinct values, NaNs and both zeros."""
+    rng = np.random.default_rng(dtype.num)
+    x = rng.integers(0, 2 if dtype.kind == "b" else 50, 3000).astype(dtype)
+    if dtype.kind == "f":
+        x[::97], x[5::89], x[7::13] = np.nan, -0.0, np.inf
+    check_unique(da.asarray(x, device=any_place).reshape(30, 100), x.reshape(30, 100))
+
+
+@given(data=st.data())
+def test_isin_matches_numpy(any_place, data):
+    dtype = data.draw(st.sampled_from(REAL), label="dtype")
+    other = data.draw(st.sampled_from([dtype, np.dtype("int16"), np.dtype("float32")]), label="test dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 5), elements=elements(dtype)), label="x")
+    t = data.draw(hnp.arrays(other, shapes(0, 2, 0, 80), elements=elements(other)), label="test")
+    invert = data.draw(st.booleans(), label="invert")
+    kind = data.draw(st.sampled_from(["", "T", "flip"]), label="view")
+    got = da.isin(view(da.asarray(x, device=any_place), kind), da.asarray(t, device=any_place), invert=invert)
+    want = np.isin(view(x, kind), t, invert=invert)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_isin_specials_and_scalars(any_place):
+    x = da.asarray(np.array([1.0, np.nan, -0.0, np.inf, 2.5]), device=any_place)
+    assert da.isin(x, da.asarray([0.0, np.nan, np.inf], device=any_place)).get().tolist() == \
+        [False, False, True, True, False]
+    assert da.isin(da.asarray(np.arange(5, dtype=np.int8), device=any_place), 3).get().tolist() == \
+        [False, False, False, True, False]
+    big = np.arange(0, 20_000, 3, dtype=np.int64)
+    y = np.arange(1000, dtype=np.int64)
+    np.testing.assert_array_equal(da.isin(da.asarray(y, device=any_place), big, invert=True).get(),
+                                  np.isin(y, big, invert=True))
+
+
+def test_bad_input(any_place):
+    c = da.asarray(np.ones(3, np.complex64), device=any_place)
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+        with pytest.raises(TypeError, match=f"darray {name}"):
+            getattr(da, name)(c)
+    with pytest.raises(TypeError, match="darray isin"):
+        da.isin(c, c)
+    x = np.array([3, 1, 3], np.int32)
+    check_unique(da.asarray(x, device=any_place), x)  # the next call works

@@ -1,0 +1,177 @@
+"""sort / argsort (darray/ops/sorting.py, kernels/sort.cl) against NumPy's stable sort.
+
+The reference for ``descending=True`` is array_api_strict's: a stable argsort of the
+flipped input, flipped back (largest first, NaNs first, ties in input order). darray's sort
+is stable, so sorted values are compared bit for bit (the sign of each zero too).
+Hypothesis draws short rows (the insertion-sort kernel); the radix path gets long rows.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import darray as da
+from helpers import shapes
+
+REAL = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                              "float32", "float64")]
+SPECIAL_F = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan, -np.nan, 1e-30, -3.5]
+
+
+def ref_argsort(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    return x.shape[axis] - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+def elements(dtype: np.dtype) -> st.SearchStrategy:
+    """Values with many ties, plus the dtype's specials (NaN, inf, -0.0, extremes)."""
+    if dtype.kind == "b":
+        return st.booleans()
+    if dtype.kind == "f":
+        return st.sampled_from(SPECIAL_F) | st.floats(width=8 * dtype.itemsize, allow_nan=True)
+    info = np.iinfo(dtype)
+    return st.sampled_from([info.min, info.max, 0, 1, info.max // 2]) | st.integers(info.min, info.max)
+
+
+def check(xd: da.DArray, xn: np.ndarray, axis: int = -1, descending: bool = False) -> None:
+    """sort and argsort of ``xd`` equal the reference (shape, dtype, values, zero signs, indices)."""
+    order = ref_argsort(xn, axis, descending)
+    idx = da.argsort(xd, axis=axis, descending=descending)
+    got = da.sort(xd, axis=axis, descending=descending).get()
+    want = np.take_along_axis(xn, order, axis)
+    assert idx.dtype == np.int64 and got.dtype == xn.dtype and got.shape == xn.shape
+    np.testing.assert_array_equal(idx.get(), order)
+    np.testing.assert_array_equal(got, want)
+    if xn.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(xd.get(), xn)  # the input is left alone
+
+
+def view(x, kind: str):
+    if kind == "T":
+        return x.T
+    if kind == "flip":
+        return x[(slice(None, None, -1),) * x.ndim]
+    if kind == "step" and x.ndim:
+        return x[..., ::2]
+    return x
+
+
+@given(data=st.data())
+def test_matches_numpy(any_place, data):
+    """Every real dtype, ranks 1-4 (empty too), views, axes (negative too), both orders."""
+    dtype = data.draw(st.sampled_from(REAL), label="dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(1, 4, 0, 6), elements=elements(dtype)), label="x")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
+    xn, xd = view(x, kind), view(da.asarray(x, device=any_place), kind)
+    axis = data.draw(st.integers(-xn.ndim, xn.ndim - 1), label="axis")
+    check(xd, xn, axis, data.draw(st.booleans(), label="descending"))
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=str)
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+def test_radix_rows(any_place, dtype, descending):
+    """Rows long enough for the radix kernels: one long row (several chunks), several rows
+    along each axis, many ties, the specials and the integer extremes."""
+    rng = np.random.default_rng(dtype.num)
+    if dtype.kind == "f":
+        pool = np.array(SPECIAL_F + list(rng.standard_normal(20) * 1e3), dtype)
+    elif dtype.kind == "b":
+        pool = np.array([False, True])
+    else:
+        info = np.iinfo(dtype)
+        pool = np.array([info.min, info.max, 0, 1, info.max // 3] + list(rng.integers(info.min, info.max, 20,
+                                                                                      dtype, endpoint=True)), dtype)
+    long = rng.choice(pool, 70_000)
+    check(da.asarray(long, device=any_place), long, descending=descending)
+    block = rng.choice(pool, (3, 150, 70))
+    for axis in (0, 1, -1):
+        check(da.asarray(block, device=any_place), block, axis, descending)
+
+
+def test_skipped_passes(any_place):
+    """Keys whose high or low digits never vary (small ints, a constant row, floats of one sign,
+    multiples of 256, small integral floats)."""
+    rng = np.random.default_rng(1)
+    for x in (rng.integers(0, 1000, 50_000).astype(np.int32), np.full(300, 7, np.int64),
+              rng.integers(-3, 3, (4, 500)).astype(np.int64), rng.random(1000).astype(np.float32) + 1,
+              (rng.integers(0, 50, 2000) * 256).astype(np.int32), rng.integers(-20, 20, 3000).astype(np.float32)):
+        check(da.asarray(x, device=any_place), x)
+        check(da.asarray(x, device=any_place), x, descending=True)
+
+
+def test_argsort_stable_many_ties(any_place):
+    rng = np.random.default_rng(2)
+    for n in (40, 5000):
+        x = rng.integers(0, 3, n).astype(np.float32)
+        x[rng.random(n) < 0.2] = -0.0
+        x[rng.random(n) < 0.1] = np.nan
+        check(da.asarray(x, device=any_place), x)
+        check(da.asarray(x, device=any_place), x, descending=True)
+
+
+def test_rank9_and_lazy_input(any_place):
+    x = np.random.default_rng(3).integers(-9, 9, (2, 1, 3, 1, 2, 2, 1, 3, 2)).astype(np.int16)
+    for axis in (0, 4, -1):
+        check(da.asarray(x, device=any_place), x, axis)
+    y = da.asarray(x, device=any_place) * 3 - 1  # a pending lazy chain is the input
+    np.testing.assert_array_equal(da.sort(y, axis=2).get(), np.sort(x * 3 - 1, axis=2))
+
+
+def test_float16(any_place):
+    if any_place.kind == "cl" and not da.place.runtime(any_place).info.fp16:
+        pytest.skip("device has no cl_khr_fp16")
+    x = np.array(SPECIAL_F * 20, np.float16)
+    np.random.default_rng(4).shuffle(x)
+    check(da.asarray(x, device=any_place), x)
+    check(da.asarray(x, device=any_place), x, descending=True)
+
+
+def test_empty_and_stable_flag(any_place):
+    x = np.zeros((3, 0, 2), np.float32)
+    for axis in (0, 1, 2):
+        check(da.asarray(x, device=any_place), x, axis)
+    v = np.array([3, 1, 2], np.uint8)
+    assert da.sort(da.asarray(v, device=any_place), stable=False).get().tolist() == [1, 2, 3]
+
+
+def test_bad_input(any_place):
+    x = da.asarray(np.arange(6.0).reshape(2, 3), device=any_place)
+    for fn in (da.sort, da.argsort):
+        with pytest.raises(AxisError, match=f"darray {fn.__name__}"):
+            fn(x, axis=2)
+        with pytest.raises(AxisError):
+            fn(da.asarray(np.float64(1), device=any_place))  # 0-d: NumPy raises too
+        with pytest.raises(TypeError, match=f"darray {fn.__name__}.*complex"):
+            fn(da.asarray(np.ones(3, np.complex64), device=any_place))
+    check(x, np.arange(6.0).reshape(2, 3), 0)  # the next call works
+
+
+def test_axis_none_flattens(any_place):
+    x = np.array([[3.0, np.nan, 1.0], [-0.0, 2.0, 0.0]])
+    xd = da.asarray(x, device=any_place).T
+    np.testing.assert_array_equal(da.sort(xd, axis=None).get(), np.sort(x.T, axis=None, kind="stable"))
+    np.testing.assert_array_equal(da.argsort(xd, axis=None).get(), np.argsort(x.T, axis=None, kind="stable"))
+    s = da.sort(da.asarray(np.float32(2.5), device=any_place), axis=None)  # 0-d: a 1-element array
+    assert s.shape == (1,) and s.dtype == np.float32 and s.get()[0] == 2.5
+
+
+def test_methods(any_place):
+    """``x.argsort()`` and the in-place ``x.sort()`` (a view sorts into its base, as in NumPy)."""
+    base = np.array([[3, 1, 2], [9, 7, 8]], np.int32)
+    x = da.asarray(base, device=any_place)
+    np.testing.assert_array_equal(x.argsort(axis=0).get(), base.argsort(axis=0, kind="stable"))
+    assert x.sort() is None
+    want = base.copy()
+    want.sort()
+    np.testing.assert_array_equal(x.get(), want)
+    y = da.asarray(base, device=any_place)
+    y[:, ::-1].sort(axis=1)
+    want = base.copy()
+    want[:, ::-1].sort(axis=1)
+    np.testing.assert_array_equal(y.get(), want)
