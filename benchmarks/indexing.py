@@ -6,6 +6,8 @@ count read back and the bounds flag). Targets: >= 1x NumPy for both. --quick: 1M
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 import darray as da
@@ -13,29 +15,27 @@ import darray as da
 from .harness import Run, case, compare
 
 
+def _select(run: Run, what: str, key: Callable[[np.random.Generator, int], np.ndarray]) -> None:
+    """Time ``x[k]`` against NumPy for the key ``key(rng, n)`` over n float32."""
+    n = run.pick(16 << 20, 1 << 20)
+    rng = np.random.default_rng(0)
+    hx = rng.standard_normal(n, dtype=np.float32)
+    hk = key(rng, n)
+    x, k = da.asarray(hx, device=run.place), da.asarray(hk, device=run.place)
+    if not np.array_equal(x[k].get(), hx[hk]):
+        raise AssertionError(f"darray {what} returned wrong values")
+    t = compare({"darray": lambda: x[k], "numpy": lambda: hx[hk]}, repeat=run.pick(5, 3), sync=["darray"])
+    run.figure("darray_ms", t["darray"] * 1e3, "ms", label=f"darray {what} (wall)")
+    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall, same run)", target=">= 1")
+
+
 @case("mask_select_16M")
 def mask_select(run: Run) -> None:
     """``x[mask]``, float32, half the mask set."""
-    n = run.pick(16 << 20, 1 << 20)
-    rng = np.random.default_rng(0)
-    hx, hm = rng.standard_normal(n, dtype=np.float32), rng.random(n) < 0.5
-    x, m = da.asarray(hx, device=run.place), da.asarray(hm, device=run.place)
-    if not np.array_equal(x[m].get(), hx[hm]):
-        raise AssertionError("darray x[mask] returned wrong values")
-    t = compare({"darray": lambda: x[m], "numpy": lambda: hx[hm]}, repeat=run.pick(5, 3), sync=["darray"])
-    run.figure("darray_ms", t["darray"] * 1e3, "ms", label="darray x[mask] (wall)")
-    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall, same run)", target=">= 1")
+    _select(run, "x[mask]", lambda rng, n: rng.random(n) < 0.5)
 
 
 @case("gather_16M")
 def gather(run: Run) -> None:
     """``x[idx]``, float32, random int64 indices over the whole array."""
-    n = run.pick(16 << 20, 1 << 20)
-    rng = np.random.default_rng(0)
-    hx, hi = rng.standard_normal(n, dtype=np.float32), rng.integers(0, n, n)
-    x, i = da.asarray(hx, device=run.place), da.asarray(hi, device=run.place)
-    if not np.array_equal(x[i].get(), hx[hi]):
-        raise AssertionError("darray x[idx] returned wrong values")
-    t = compare({"darray": lambda: x[i], "numpy": lambda: hx[hi]}, repeat=run.pick(5, 3), sync=["darray"])
-    run.figure("darray_ms", t["darray"] * 1e3, "ms", label="darray x[idx] (wall)")
-    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall, same run)", target=">= 1")
+    _select(run, "x[idx]", lambda rng, n: rng.integers(0, n, n))
