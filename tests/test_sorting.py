@@ -4,8 +4,12 @@ The reference for ``descending=True`` is array_api_strict's: a stable argsort of
 flipped input, flipped back (largest first, NaNs first, ties in input order). darray's sort
 is stable, so sorted values are compared bit for bit (the sign of each zero too).
 Hypothesis draws short rows (the insertion-sort kernel); the radix path gets long rows.
+Every test runs with each engine forced (``DARRAY_SORT``): the kernels, and NumPy on the
+mapped buffers of a host-memory device.
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -19,6 +23,18 @@ from helpers import shapes
 
 REAL = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                               "float32", "float64")]
+@pytest.fixture(autouse=True, scope="module", params=["kernel", "host"])
+def sort_engine(request):
+    """DARRAY_SORT for the module's tests (module-scoped: hypothesis tests may use it)."""
+    old = os.environ.get("DARRAY_SORT")
+    os.environ["DARRAY_SORT"] = request.param
+    yield request.param
+    if old is None:
+        del os.environ["DARRAY_SORT"]
+    else:
+        os.environ["DARRAY_SORT"] = old
+
+
 SPECIAL_F = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan, -np.nan, 1e-30, -3.5]
 
 
@@ -175,3 +191,17 @@ def test_methods(any_place):
     want = base.copy()
     want[:, ::-1].sort(axis=1)
     np.testing.assert_array_equal(y.get(), want)
+
+
+def test_engine_choice(cl_place, monkeypatch):
+    """auto: NumPy on the mapped buffers for large sorts on host-memory devices, else the kernels;
+    a bad DARRAY_SORT is a ValueError naming it."""
+    from darray.ops import _kernel, sorting
+
+    monkeypatch.setenv("DARRAY_SORT", "auto")
+    big = sorting.engine(cl_place, sorting.HOST_MIN)
+    assert big == ("host" if _kernel.host_memory(cl_place) else "kernel")
+    assert sorting.engine(cl_place, sorting.HOST_MIN - 1) == "kernel"
+    monkeypatch.setenv("DARRAY_SORT", "fast")
+    with pytest.raises(ValueError, match="DARRAY_SORT"):
+        da.sort(da.ones(3, device=cl_place))

@@ -26,6 +26,7 @@ from .. import sched
 from .._array import DArray
 from ..dim import collapse
 from ..place import CLPlace, runtime
+from ._kernel import host_memory, on_host
 
 MODES = ("auto", "kernel", "host")
 HOST_MIN_MACS = 1 << 24  # auto sends products this large (256^3 multiply-adds) to host BLAS
@@ -45,12 +46,6 @@ def mode() -> str:
     if value not in MODES:
         raise ValueError(f"darray matmul: DARRAY_MATMUL={value!r} is not one of {', '.join(MODES)}")
     return value
-
-
-def host_memory(place: CLPlace) -> bool:
-    """True when the device's memory is host memory (mapping its buffers copies nothing)."""
-    info = runtime(place).info
-    return bool(info.host_unified_memory) or info.type == "CPU"
 
 
 def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
@@ -185,58 +180,12 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
 
 
 # -- host path ------------------------------------------------------------------------------
-class _Mapped:
-    """One operand's bytes mapped into host memory through the scheduler."""
-
-    def __init__(self, x: DArray, write: bool) -> None:
-        self.alloc = x._data()
-        self.dim, self.dtype, self.write = x._dim, x.dtype, write
-        lo, hi = self.dim.span()
-        item = self.dtype.itemsize
-        self.lo, self.nbytes = lo * item, (hi - lo) * item
-        self.array: np.ndarray | None = None
-        self.entry: Any = None
-
-    def map(self, place: CLPlace) -> None:
-        flags = cl.map_flags.WRITE_INVALIDATE_REGION if self.write else cl.map_flags.READ
-
-        def enqueue(queue: cl.CommandQueue, wait_for: Any) -> cl.Event:
-            ary, ev = cl.enqueue_map_buffer(queue, self.alloc.buffer, flags, self.alloc.offset + self.lo,
-                                            (self.nbytes,), np.uint8, wait_for=wait_for, is_blocking=False)
-            self.array = ary
-            return ev
-
-        self.entry = sched.launch("map", enqueue, place=place, **self._rw(), nbytes=self.nbytes)
-
-    def view(self) -> np.ndarray:
-        item = self.dtype.itemsize
-        return np.ndarray(self.dim.shape, self.dtype, buffer=self.array, offset=self.dim.offset * item - self.lo,
-                          strides=tuple(s * item for s in self.dim.strides))
-
-    def unmap(self, place: CLPlace) -> None:
-        ary, self.array = self.array, None
-        if ary is not None:
-            sched.launch("unmap", lambda queue, wait_for: ary.base.release(queue, wait_for=wait_for),
-                         place=place, **self._rw())
-
-    def _rw(self) -> dict[str, list]:
-        return {"writes": [self.alloc]} if self.write else {"reads": [self.alloc]}
-
-
 def run_host(a: DArray, b: DArray, out: DArray) -> None:
     """``out[...] = a @ b`` through NumPy on the mapped buffers (any dtypes; NumPy casts).
     ``a``/``b`` may broadcast against each other as in ``numpy.matmul``; ``out`` is fresh and
     contiguous, and no operand is empty."""
-    place = out.place
-    maps = [_Mapped(a, False), _Mapped(b, False), _Mapped(out, True)]
-    try:
-        for mp in maps:
-            mp.map(place)
-        for mp in maps:
-            sched.wait(mp.entry, "matmul host map")
+    def matmul(av: np.ndarray, bv: np.ndarray, ov: np.ndarray) -> None:
         with np.errstate(all="ignore"):
-            np.matmul(maps[0].view(), maps[1].view(), out=maps[2].view())
-    finally:
-        for mp in maps:
-            mp.unmap(place)
+            np.matmul(av, bv, out=ov)
 
+    on_host("matmul", [a, b], [out], matmul)
