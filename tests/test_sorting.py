@@ -199,9 +199,25 @@ def test_engine_choice(cl_place, monkeypatch):
     from darray.ops import _kernel, sorting
 
     monkeypatch.setenv("DARRAY_SORT", "auto")
-    big = sorting.engine(cl_place, sorting.HOST_MIN)
+    big = sorting.engine(cl_place, sorting.HOST_MIN, False)
     assert big == ("host" if _kernel.host_memory(cl_place) else "kernel")
-    assert sorting.engine(cl_place, sorting.HOST_MIN - 1) == "kernel"
+    assert sorting.engine(cl_place, sorting.HOST_MIN - 1, False) == "kernel"
+    assert sorting.engine(cl_place, sorting.HOST_MIN, True) == "kernel"  # stable argsort: the kernels
     monkeypatch.setenv("DARRAY_SORT", "fast")
     with pytest.raises(ValueError, match="DARRAY_SORT"):
         da.sort(da.ones(3, device=cl_place))
+
+
+@pytest.mark.parametrize("shape,axis", [((300_001,), 0), ((5, 40_000), 1), ((40_000, 5), 0)])
+@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+def test_large_threaded(any_place, shape, axis, descending):
+    """Sorts large enough for NumPy's sort to run on several threads (a long row partitioned at
+    its middle, or rows split between threads); zeros of both signs and NaNs keep their input
+    order, as a stable sort leaves them."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape).astype(np.float32)
+    flat = x.reshape(-1)
+    flat[rng.integers(0, flat.size, 500)] = 0.0
+    flat[rng.integers(0, flat.size, 500)] = -0.0
+    flat[rng.integers(0, flat.size, 300)] = np.nan
+    check(da.asarray(x, device=any_place), x, axis=axis, descending=descending)
