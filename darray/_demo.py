@@ -382,3 +382,36 @@ def _demo_matmul(d: Demo) -> str:
     d.check("vecdot", da.vecdot(a, b), np.vecdot(ha, hb), rtol=1e-4, atol=1e-3)
     d.check("linalg.vector_norm", da.linalg.vector_norm(a), np.linalg.norm(ha), rtol=1e-4)
     return "512x512 float32 (timed), batched with broadcasting, vecdot, norms"
+
+
+@demo_step("array surface")
+def _demo_surface(d: Demo) -> str:
+    import darray as da
+
+    rng = np.random.default_rng(13)
+    scores = rng.standard_normal((64, 4096)).astype(np.float32)
+    labels = rng.integers(0, 50, 1 << 20).astype(np.int32)
+    s, lab = da.asarray(scores, device=d.place), da.asarray(labels, device=d.place)
+    # top-5 per row: argsort descending, the first five, gathered along the axis
+    top = d.time_darray(lambda: da.take_along_axis(s, da.argsort(s, axis=1, descending=True)[:, :5], axis=1))
+    want_top = d.time_numpy(lambda: np.take_along_axis(scores, np.argsort(-scores, axis=1, kind="stable")[:, :5],
+                                                       axis=1))
+    d.check("top-5 per row", top, want_top)
+    # masked update: clip outliers in place through a boolean mask
+    clipped, want = da.asarray(scores, device=d.place), scores.copy()
+    clipped[clipped > 2.5] = 2.5
+    want[want > 2.5] = 2.5
+    d.check("masked update", clipped, want)
+    # a histogram through unique_counts, checked against NumPy's
+    values, counts = d.time_darray(lambda: da.unique_counts(lab))
+    want_values, want_counts = d.time_numpy(lambda: np.unique_counts(labels))
+    d.check("histogram values", values, want_values.astype(values.dtype))
+    d.check("histogram counts", counts, want_counts.astype(counts.dtype))
+    # reshaping and joining: concat, stack, flip, roll
+    joined = da.concat([da.flip(s[:2], axis=1), da.roll(s[2:4], 3, axis=1)], axis=0)
+    d.check("concat/flip/roll", joined, np.concatenate([np.flip(scores[:2], 1), np.roll(scores[2:4], 3, 1)]))
+    idx = rng.integers(-4096, 4096, 1000)
+    d.check("gather x[idx]", s[0][idx], scores[0][idx])
+    d.check("searchsorted", da.searchsorted(da.sort(s[0]), s[1, :100]),
+            np.searchsorted(np.sort(scores[0]), scores[1, :100]).astype(np.int64))
+    return "top-5 by argsort, masked update, histogram by unique_counts, concat/flip/roll, gathers, searchsorted"
