@@ -105,10 +105,14 @@ def test_patterns_broadcast_strided_single():
     assert spec.rank == 2
     assert [o.pattern for o in spec.inputs] == ["c", "s", "0", "s"]
     assert spec.outputs[0][0].pattern == "c"
-    src = render.render(spec, expr)
+    src = render.render(spec, expr, chunked=False)         # one element per work-item
     assert "in0[in0_o + g]" in src and "in2[in2_o]" in src
     assert "in1[in1_o + c0 * in1_s0 + c1 * in1_s1]" in src
     assert "const int c1 = r % d1; r /= d1;" in src
+    tiled = render.render(spec, expr, chunked=True)        # tiles: a row base plus the column
+    assert "r % d1" not in tiled and "in0[in0_o + g]" in tiled and "in2[in2_o]" in tiled
+    assert "const int in1_r = in1_o + c0 * in1_s0;" in tiled
+    assert "in1[in1_r + c1]" in tiled and "in1[in1_r + c1 * in1_s1]" in tiled  # unit and general columns
 
 
 def test_rank_collapse_of_slices():

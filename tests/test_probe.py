@@ -59,6 +59,7 @@ def test_failed_device_is_skipped_listed_and_refused(cl_place, tmp_path):
     others = _passing_others(platform)
     code = FAIL_PLATFORM.format(platform=platform, reason=REASON) + f"""
 import warnings, darray as da
+from darray.errors import DeviceError
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     print("default", da.place.default())

@@ -128,10 +128,10 @@ def advance(rank: int) -> str:
     return code
 
 
-def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ",
-                stepped: bool = False) -> tuple[list[str], dict[Ref, np.dtype]]:
+def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool = False,
+                index: Callable[[KernelSpec, Operand, str], str] = _index) -> tuple[list[str], dict[Ref, np.dtype]]:
     """Code computing every body value at flat index ``g``: coordinates (unless ``stepped``: the
-    caller keeps them, see :func:`coordinates`), input loads, SSA steps."""
+    caller keeps them, see :func:`coordinates`), input loads (at ``index``), SSA steps."""
     idx = spec.index
     lines = []
     if spec.strided and not stepped:
@@ -140,7 +140,7 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ",
             lines.append(f"const {idx} c{d} = r % d{d}; r /= d{d};")
         lines.append(f"const {idx} c0 = r;")
     for k, op in enumerate(spec.inputs):
-        lines.append(f"const {ctype(op.dtype)} v{k} = in{k}[{_index(spec, op, f'in{k}')}];")
+        lines.append(f"const {ctype(op.dtype)} v{k} = in{k}[{index(spec, op, f'in{k}')}];")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
     lines += body_lines(spec, expr, dtypes)
     return [pad + line for line in lines], dtypes
@@ -218,24 +218,81 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
     work-item, ``ch`` unused."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
+    if chunked and tiled(spec):
+        return "\n".join(lines + _tiled(spec, expr)) + "\n"
     if chunked:
         lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
         lines.append(f"    {idx} g = start;")
         if vector_width(spec, expr) > 1:
             lines += _vector_block(spec, expr)
-        if spec.strided:  # coordinates of the chunk's next element, then stepped per element
-            lines += ["    " + line for line in coordinates(spec, "g")]
         lines.append("    for (; g < end; g++) {")
     else:
         lines.append(f"    const {idx} g = get_global_id(0);")
         lines.append("    if (g < n) {")
-    stepped = chunked and spec.strided
-    body, dtypes = value_lines(spec, expr, pad="        ", stepped=stepped)
-    lines += body
-    for k, (op, ref) in enumerate(spec.outputs):
-        value = cast(dtypes[ref], op.dtype, ref_name(ref))
-        lines.append(f"        out{k}[{_index(spec, op, f'out{k}')}] = {value};")
-    if stepped:
-        lines.append("        " + advance(spec.rank))
+    lines += _element(spec, expr, "        ", _index)
     lines.append("    }\n}")
     return "\n".join(lines) + "\n"
+
+
+def _element(spec: KernelSpec, expr: ExprFn, pad: str, index: Callable[[KernelSpec, Operand, str], str],
+             stepped: bool = False) -> list[str]:
+    """The loads, body and stores of the element at ``g`` (operands addressed by ``index``)."""
+    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index)
+    for k, (op, ref) in enumerate(spec.outputs):
+        body.append(f"{pad}out{k}[{index(spec, op, f'out{k}')}] = {cast(dtypes[ref], op.dtype, ref_name(ref))};")
+    return body
+
+
+TILE_ROWS = 16  # rows of a tile in the tiled form (columns: ``ch``)
+
+
+def tiled(spec: KernelSpec) -> bool:
+    """Whether a chunked elementwise kernel walks 2-D tiles: strided kernels of rank 2 or more."""
+    return spec.reduce is None and spec.strided and spec.rank >= 2
+
+
+def tiles(shape: tuple[int, ...], ch: int) -> int:
+    """Work-items of the tiled form over the collapsed ``shape``: one per TILE_ROWS x ``ch`` tile
+    of the last two axes, for every index of the others."""
+    outer = 1
+    for n in shape[:-2]:
+        outer *= n
+    return outer * -(-shape[-2] // TILE_ROWS) * -(-shape[-1] // ch)
+
+
+def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
+    """The tiled form: work-item t takes a TILE_ROWS x ``ch`` tile of the last two axes (rows
+    ``c{r-2}``, columns ``c{r-1}``) at index t of the others, so a transposed operand is read a
+    tile of cache lines at a time and every element's address is a row base plus a column (no
+    division per element). Rows whose operands all have a unit column stride take a loop the
+    compiler sees as contiguous."""
+    idx, r = spec.index, spec.rank
+    strided = [(f"{'out' if k < len(spec.outputs) else 'in'}{k if k < len(spec.outputs) else k - len(spec.outputs)}")
+               for k, op in enumerate(spec.operands) if op.pattern == "s"]
+    rows = f"d{r - 2}" if r > 2 else f"(n / d{r - 1})"
+    lines = [f"    const {idx} C = d{r - 1}, R = {rows};",
+             f"    {idx} t = get_global_id(0);",
+             f"    const {idx} cb = (t % ((C + ch - 1) / ch)) * ch; t /= (C + ch - 1) / ch;",
+             f"    const {idx} rb = (t % ((R + {TILE_ROWS - 1}) / {TILE_ROWS})) * {TILE_ROWS}; "
+             f"t /= (R + {TILE_ROWS - 1}) / {TILE_ROWS};",
+             "    if (t * R * C >= n) return;",
+             f"    const {idx} ce = min(cb + ch, C), re = min(rb + {TILE_ROWS}, R);"]
+    if r > 2:
+        lines.append(f"    {{ {idx} q = t;")
+        lines += [f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)]
+        lines.append("      c0 = q; }")
+        lines.insert(0, f"    {idx} {', '.join(f'c{d}' for d in range(r - 2))};")
+    unit = " && ".join(f"{name}_s{r - 1} == 1" for name in strided)
+    lines += [f"    const int unit = {unit};",
+              f"    for ({idx} c{r - 2} = rb; c{r - 2} < re; c{r - 2}++) {{",
+              f"        const {idx} row = (t * R + c{r - 2}) * C;",
+              *[f"        const {idx} {name}_r = {name}_o + "
+                + " + ".join(f"c{d} * {name}_s{d}" for d in range(r - 1)) + ";" for name in strided]]
+    for flag, step in (("if (unit)", ""), ("else", f" * {{name}}_s{r - 1}")):
+        def at(spec: KernelSpec, op: Operand, name: str, step: str = step) -> str:
+            return f"{name}_r + c{r - 1}" + step.format(name=name) if op.pattern == "s" else _index(spec, op, name)
+
+        lines += [f"        {flag} for ({idx} c{r - 1} = cb; c{r - 1} < ce; c{r - 1}++) {{",
+                  f"            const {idx} g = row + c{r - 1};",
+                  *_element(spec, expr, "            ", at, stepped=True), "        }"]
+    return lines + ["    }", "}"]
