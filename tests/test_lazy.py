@@ -111,8 +111,8 @@ def test_patterns_broadcast_strided_single():
     assert "const int c1 = r % d1; r /= d1;" in src
     tiled = render.render(spec, expr, chunked=True)        # tiles: a row base plus the column
     assert "r % d1" not in tiled and "in0[in0_o + g]" in tiled and "in2[in2_o]" in tiled
-    assert "const int in1_r = in1_o + c0 * in1_s0;" in tiled
-    assert "in1[in1_r + c1]" in tiled and "in1[in1_r + c1 * in1_s1]" in tiled  # unit and general columns
+    assert "const int in1_r = in1_q + c0 * in1_s0;" in tiled and "in1[in1_r + c1]" in tiled  # unit rows
+    assert "b1[c0 - rb][c1 - jb] = in1[in1_q + c0 * in1_s0 + c1 * in1_s1];" in tiled  # blocks, loaded by column
 
 
 def test_rank_collapse_of_slices():

@@ -129,9 +129,11 @@ def advance(rank: int) -> str:
 
 
 def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool = False,
-                index: Callable[[KernelSpec, Operand, str], str] = _index) -> tuple[list[str], dict[Ref, np.dtype]]:
+                index: Callable[[KernelSpec, Operand, str], str] = _index,
+                load: Callable[[int, Operand], str] | None = None) -> tuple[list[str], dict[Ref, np.dtype]]:
     """Code computing every body value at flat index ``g``: coordinates (unless ``stepped``: the
-    caller keeps them, see :func:`coordinates`), input loads (at ``index``), SSA steps."""
+    caller keeps them, see :func:`coordinates`), input loads (``load(k, operand)``, else at
+    ``index``), SSA steps."""
     idx = spec.index
     lines = []
     if spec.strided and not stepped:
@@ -140,7 +142,8 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool
             lines.append(f"const {idx} c{d} = r % d{d}; r /= d{d};")
         lines.append(f"const {idx} c0 = r;")
     for k, op in enumerate(spec.inputs):
-        lines.append(f"const {ctype(op.dtype)} v{k} = in{k}[{index(spec, op, f'in{k}')}];")
+        value = load(k, op) if load else f"in{k}[{index(spec, op, f'in{k}')}]"
+        lines.append(f"const {ctype(op.dtype)} v{k} = {value};")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
     lines += body_lines(spec, expr, dtypes)
     return [pad + line for line in lines], dtypes
@@ -164,26 +167,35 @@ _FLOAT32 = np.dtype(np.float32)
 WIDTH = 8  # float8 through the float8_u type of elementwise.h (PoCL 3.0: vload16 miscomputed)
 
 
-def vector_width(spec: KernelSpec, expr: ExprFn) -> int:
-    """8 when every operand is contiguous or a single element, all float32, and every op has a
-    vector-safe template (``expr.vector_ops``); else 1 (scalar code only). Not double8: PoCL
+def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
+    """8 when every operand is contiguous or a single element (``strided``: or strided, for the
+    tiled form's unit-stride rows), all float32, and every op has a vector-safe template
+    (``expr.vector_ops``); else 1 (scalar code only). Not double8: PoCL
     (AVX2, no AVX-512) builds it once, but a program reloaded from a binary (its own kernel
     cache, or ours on disk) then has no kernels (CL_INVALID_KERNEL_NAME in the next process)."""
     ops = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
     if len(dts) != 1 or next(iter(dts)) != _FLOAT32 or spec.reduce is not None:
         return 1
-    if any(o.pattern == "s" for o in spec.operands) or not all(i.op in ops for i in spec.body):
+    if (not strided and any(o.pattern == "s" for o in spec.operands)) or not all(i.op in ops for i in spec.body):
         return 1
     return WIDTH
 
 
-def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str) -> list[str]:
-    """Vector loads at ``g`` (element-aligned ``vt``) and the SSA body on vectors of type ``vt``."""
+def _at_g(spec: KernelSpec, op: Operand, name: str) -> str:
+    """The element index of a contiguous operand at ``g`` (the vector loads' default)."""
+    return f"{name}_o + g"
+
+
+def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
+                  index: Callable[[KernelSpec, Operand, str], str] = _at_g) -> list[str]:
+    """Vector loads at ``index`` (contiguous runs, element-aligned ``vt``) and the SSA body on
+    vectors of type ``vt``."""
     lines = []
     dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
     for k, op in enumerate(spec.inputs):
-        load = f"*(__global const {vt}_u*)(in{k} + in{k}_o + g)" if op.pattern == "c" else f"({vt})(in{k}[in{k}_o])"
+        load = (f"({vt})(in{k}[in{k}_o])" if op.pattern == "0"
+                else f"*(__global const {vt}_u*)(in{k} + {index(spec, op, f'in{k}')})")
         lines.append(f"{pad}const {vt} v{k} = {load};")
         dtypes[("in", k)] = op.dtype
     for k, ins in enumerate(spec.body):
@@ -235,9 +247,10 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
 
 
 def _element(spec: KernelSpec, expr: ExprFn, pad: str, index: Callable[[KernelSpec, Operand, str], str],
-             stepped: bool = False) -> list[str]:
-    """The loads, body and stores of the element at ``g`` (operands addressed by ``index``)."""
-    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index)
+             stepped: bool = False, load: Callable[[int, Operand], str] | None = None) -> list[str]:
+    """The loads (``load(k, operand)``, else at ``index``), body and stores of the element at
+    ``g`` (outputs addressed by ``index``)."""
+    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index, load=load)
     for k, (op, ref) in enumerate(spec.outputs):
         body.append(f"{pad}out{k}[{index(spec, op, f'out{k}')}] = {cast(dtypes[ref], op.dtype, ref_name(ref))};")
     return body
@@ -262,13 +275,18 @@ def tiles(shape: tuple[int, ...], ch: int) -> int:
 
 def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
     """The tiled form: work-item t takes a TILE_ROWS x ``ch`` tile of the last two axes (rows
-    ``c{r-2}``, columns ``c{r-1}``) at index t of the others, so a transposed operand is read a
-    tile of cache lines at a time and every element's address is a row base plus a column (no
-    division per element). Rows whose operands all have a unit column stride take a loop the
-    compiler sees as contiguous."""
+    ``c{r-2}``, columns ``c{r-1}``) at index t of the others; every element's address is a row
+    base plus a column (no division per element).
+
+    When every strided operand has a unit column stride, rows run as contiguous loops (float8
+    blocks where the body vectorises). Otherwise (a transposed operand, say) the tile goes in
+    TILE_ROWS x TILE_ROWS blocks: the inputs are first loaded column by column into private
+    blocks, then the body runs and stores row by row, so each cache line read or written is
+    used whole while it is in cache (a column of a transposed matrix is one line)."""
     idx, r = spec.index, spec.rank
-    strided = [(f"{'out' if k < len(spec.outputs) else 'in'}{k if k < len(spec.outputs) else k - len(spec.outputs)}")
-               for k, op in enumerate(spec.operands) if op.pattern == "s"]
+    nout = len(spec.outputs)
+    names = [f"out{k}" if k < nout else f"in{k - nout}" for k in range(len(spec.operands))]
+    strided = [name for name, op in zip(names, spec.operands) if op.pattern == "s"]
     rows = f"d{r - 2}" if r > 2 else f"(n / d{r - 1})"
     lines = [f"    const {idx} C = d{r - 1}, R = {rows};",
              f"    {idx} t = get_global_id(0);",
@@ -277,22 +295,66 @@ def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
              f"t /= (R + {TILE_ROWS - 1}) / {TILE_ROWS};",
              "    if (t * R * C >= n) return;",
              f"    const {idx} ce = min(cb + ch, C), re = min(rb + {TILE_ROWS}, R);"]
-    if r > 2:
-        lines.append(f"    {{ {idx} q = t;")
-        lines += [f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)]
-        lines.append("      c0 = q; }")
-        lines.insert(0, f"    {idx} {', '.join(f'c{d}' for d in range(r - 2))};")
-    unit = " && ".join(f"{name}_s{r - 1} == 1" for name in strided)
-    lines += [f"    const int unit = {unit};",
-              f"    for ({idx} c{r - 2} = rb; c{r - 2} < re; c{r - 2}++) {{",
-              f"        const {idx} row = (t * R + c{r - 2}) * C;",
-              *[f"        const {idx} {name}_r = {name}_o + "
-                + " + ".join(f"c{d} * {name}_s{d}" for d in range(r - 1)) + ";" for name in strided]]
-    for flag, step in (("if (unit)", ""), ("else", f" * {{name}}_s{r - 1}")):
-        def at(spec: KernelSpec, op: Operand, name: str, step: str = step) -> str:
-            return f"{name}_r + c{r - 1}" + step.format(name=name) if op.pattern == "s" else _index(spec, op, name)
-
-        lines += [f"        {flag} for ({idx} c{r - 1} = cb; c{r - 1} < ce; c{r - 1}++) {{",
-                  f"            const {idx} g = row + c{r - 1};",
-                  *_element(spec, expr, "            ", at, stepped=True), "        }"]
+    if r > 2:  # the other axes' coordinates of this tile
+        lines = [f"    {idx} {', '.join(f'c{d}' for d in range(r - 2))};"] + lines + [
+            f"    {{ {idx} q = t;", *[f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)], "      c0 = q; }"]
+    lines += [f"    const {idx} {name}_q = {name}_o" + "".join(f" + c{d} * {name}_s{d}" for d in range(r - 2)) + ";"
+              for name in strided]
+    lines.append(f"    if ({' && '.join(f'{name}_s{r - 1} == 1' for name in strided)}) {{")
+    lines += ["        " + line for line in _unit_rows(spec, expr, strided)]
+    lines.append("    } else {")
+    lines += ["        " + line for line in _blocks(spec, expr, names)]
     return lines + ["    }", "}"]
+
+
+def _unit_rows(spec: KernelSpec, expr: ExprFn, strided: list[str]) -> list[str]:
+    """The tile's rows as contiguous runs (every strided operand's column stride is 1)."""
+    idx, r = spec.index, spec.rank
+    row_c, col_c = f"c{r - 2}", f"c{r - 1}"
+
+    def at(spec: KernelSpec, op: Operand, name: str) -> str:
+        return f"{name}_r + {col_c}" if op.pattern == "s" else _index(spec, op, name)
+
+    lines = [f"for ({idx} {row_c} = rb; {row_c} < re; {row_c}++) {{",
+             f"    const {idx} row = (t * R + {row_c}) * C;",
+             *[f"    const {idx} {name}_r = {name}_q + {row_c} * {name}_s{r - 2};" for name in strided],
+             f"    {idx} {col_c} = cb;"]
+    if vector_width(spec, expr, strided=True) > 1:  # float8 runs
+        vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
+        lines += [f"    for (; {col_c} + {WIDTH} <= ce; {col_c} += {WIDTH}) {{", f"        const {idx} g = row + {col_c};",
+                  *vector_values(spec, expr, vt, "        ", at),
+                  *[f"        *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
+                    for k, (op, ref) in enumerate(spec.outputs)], "    }"]
+    return lines + [f"    for (; {col_c} < ce; {col_c}++) {{", f"        const {idx} g = row + {col_c};",
+                    *_element(spec, expr, "        ", at, stepped=True), "    }", "}"]
+
+
+def _blocks(spec: KernelSpec, expr: ExprFn, names: list[str]) -> list[str]:
+    """The tile in TILE_ROWS-wide blocks: inputs loaded column by column into private blocks,
+    then computed and stored row by row."""
+    idx, r, b = spec.index, spec.rank, TILE_ROWS
+    row_c, col_c = f"c{r - 2}", f"c{r - 1}"
+
+    def at(spec: KernelSpec, op: Operand, name: str) -> str:
+        if op.pattern != "s":
+            return _index(spec, op, name)
+        return f"{name}_q + {row_c} * {name}_s{r - 2} + {col_c} * {name}_s{r - 1}"
+
+    inputs = [(k, op) for k, op in enumerate(spec.inputs) if op.pattern != "0"]
+    cell = f"[{row_c} - rb][{col_c} - jb]"
+    flat = f"const {idx} g = (t * R + {row_c}) * C + {col_c};"
+    return [f"for ({idx} jb = cb; jb < ce; jb += {b}) {{",
+            f"    const {idx} je = min(jb + {b}, ce);",
+            *[f"    {ctype(op.dtype)} b{k}[{b}][{b}];" for k, op in inputs],
+            f"    for ({idx} {col_c} = jb; {col_c} < je; {col_c}++)",
+            f"        for ({idx} {row_c} = rb; {row_c} < re; {row_c}++) {{",
+            f"            {flat}",
+            *[f"            b{k}{cell} = in{k}[{at(spec, op, f'in{k}')}];" for k, op in inputs],
+            "        }",
+            f"    for ({idx} {row_c} = rb; {row_c} < re; {row_c}++)",
+            f"        for ({idx} {col_c} = jb; {col_c} < je; {col_c}++) {{",
+            f"            {flat}",
+            *_element(spec, expr, "            ", at, stepped=True,
+                      load=lambda k, op: f"b{k}{cell}" if op.pattern != "0" else f"in{k}[in{k}_o]"),
+            "        }",
+            "}"]
