@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pyopencl as cl
 
-from .. import sched
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
@@ -23,10 +22,10 @@ from ..dtypes import ctype
 from ..lazy.render import header
 from ..place import CLPlace, CPUPlace, runtime
 from . import _dispatch as D
+from ._kernel import run as launch
 from .reduction import _dtypes
 
 __all__ = ["cumulative_sum", "cumulative_prod"]
-LOCAL = 16
 
 
 @lru_cache(maxsize=None)
@@ -66,16 +65,10 @@ def _scan_rows(data: DArray, op: str, skip: int = 0) -> None:
     item = data.dtype.itemsize
 
     def run(name: str, other: Any, writes: list[Any], reads: list[Any]) -> None:
-        kern = _kernel(place, data.dtype, op, name)
         args = (buf.buffer, np.int64(buf.offset // item + data._dim.offset + skip), other.buffer,
                 np.int64(other.offset // item), np.int64(m), np.int64(k), np.int64(parts), np.int64(width))
-        gsize = -(-(m * parts) // LOCAL) * LOCAL
-
-        def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-            kern.set_args(*args)
-            return cl.enqueue_nd_range_kernel(queue, kern, (gsize,), (LOCAL,), wait_for=wait_for)
-
-        sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=m * k * item * 2)
+        launch(name, _kernel(place, data.dtype, op, name), args, m * parts, place, reads=reads, writes=writes,
+               nbytes=m * k * item * 2)
 
     run("scan_chunks", tot, [buf, tot], [buf])
     if parts > 1:
