@@ -113,6 +113,7 @@ def test_patterns_broadcast_strided_single():
     assert "r % d1" not in tiled and "in0[in0_o + g]" in tiled and "in2[in2_o]" in tiled
     assert "const int in1_r = in1_q + c0 * in1_s0;" in tiled and "in1[in1_r + c1]" in tiled  # unit rows
     assert "b1[c0 - rb][c1 - jb] = in1[in1_q + c0 * in1_s0 + c1 * in1_s1];" in tiled  # blocks, loaded by column
+    assert "const float8 k1_3 = vload8(0, in1 + in1_q + ib + (jb + 3) * in1_s1);" in tiled  # float8 columns
 
 
 def test_rank_collapse_of_slices():
@@ -652,3 +653,22 @@ def test_long_index_form_when_views_reach_far(place, monkeypatch):
     for start in (0, 10, 300, 320, 0):  # one structure; later views reach past the limit
         np.testing.assert_array_equal((x[start:start + 50] * 2).get(), h[start:start + 50] * 2)
     assert any(p is not None and p.long for p in execute._prepared.values())
+
+
+@pytest.mark.parametrize("shape", [(64, 256), (40, 24), (37, 29), (8, 8), (3, 300)])
+def test_transposed_tiles(cl_place, shape):
+    """Transposed float32 operands in the tiled form: whole 8 x 8 blocks take the float8 path
+    (columns loaded as vectors, turned into rows), partial tiles and other dtypes the scalar
+    blocks; mixed with contiguous and broadcast operands, and written into a transposed view."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[::-1]).astype(np.float32)
+    row = rng.standard_normal(shape[0]).astype(np.float32)
+    x, y, r = (da.asarray(v, device=cl_place) for v in (a, b, row))
+    np.testing.assert_array_equal(x.T.copy().get(), a.T)
+    np.testing.assert_array_equal((x.T * 2 + y - r).get(), a.T * np.float32(2) + b - row)
+    np.testing.assert_array_equal((x.T[:, ::-1] * y).get(), a.T[:, ::-1] * b)
+    np.testing.assert_array_equal(x.astype("float64").T.copy().get(), a.astype(np.float64).T)
+    out = da.zeros(shape, dtype=da.float32, device=cl_place)
+    out.T[...] = y * 3
+    np.testing.assert_array_equal(out.get(), (b * np.float32(3)).T)

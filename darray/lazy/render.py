@@ -188,14 +188,19 @@ def _at_g(spec: KernelSpec, op: Operand, name: str) -> str:
 
 
 def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
-                  index: Callable[[KernelSpec, Operand, str], str] = _at_g) -> list[str]:
-    """Vector loads at ``index`` (contiguous runs, element-aligned ``vt``) and the SSA body on
-    vectors of type ``vt``."""
+                  index: Callable[[KernelSpec, Operand, str], str] = _at_g,
+                  strided_load: Callable[[int], str] | None = None) -> list[str]:
+    """Vector loads at ``index`` (contiguous runs, element-aligned ``vt``; a strided input ``k``
+    as ``strided_load(k)`` when given) and the SSA body on vectors of type ``vt``."""
     lines = []
     dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
     for k, op in enumerate(spec.inputs):
-        load = (f"({vt})(in{k}[in{k}_o])" if op.pattern == "0"
-                else f"*(__global const {vt}_u*)(in{k} + {index(spec, op, f'in{k}')})")
+        if op.pattern == "0":
+            load = f"({vt})(in{k}[in{k}_o])"
+        elif op.pattern == "s" and strided_load is not None:
+            load = strided_load(k)
+        else:
+            load = f"*(__global const {vt}_u*)(in{k} + {index(spec, op, f'in{k}')})"
         lines.append(f"{pad}const {vt} v{k} = {load};")
         dtypes[("in", k)] = op.dtype
     for k, ins in enumerate(spec.body):
@@ -343,7 +348,7 @@ def _blocks(spec: KernelSpec, expr: ExprFn, names: list[str]) -> list[str]:
     inputs = [(k, op) for k, op in enumerate(spec.inputs) if op.pattern != "0"]
     cell = f"[{row_c} - rb][{col_c} - jb]"
     flat = f"const {idx} g = (t * R + {row_c}) * C + {col_c};"
-    return [f"for ({idx} jb = cb; jb < ce; jb += {b}) {{",
+    return _transposed_blocks(spec, expr) + [f"for ({idx} jb = cb; jb < ce; jb += {b}) {{",
             f"    const {idx} je = min(jb + {b}, ce);",
             *[f"    {ctype(op.dtype)} b{k}[{b}][{b}];" for k, op in inputs],
             f"    for ({idx} {col_c} = jb; {col_c} < je; {col_c}++)",
@@ -357,4 +362,37 @@ def _blocks(spec: KernelSpec, expr: ExprFn, names: list[str]) -> list[str]:
             *_element(spec, expr, "            ", at, stepped=True,
                       load=lambda k, op: f"b{k}{cell}" if op.pattern != "0" else f"in{k}[in{k}_o]"),
             "        }",
-            "}"]
+            "}", *(["}"] if vector_width(spec, expr, strided=True) > 1 else [])]
+
+
+def _transposed_blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
+    """For float32 bodies that vectorise, the opening of a branch taken when every strided input
+    is transposed (row stride 1), every strided output has column stride 1 and the tile is
+    whole 8 x 8 blocks: each block loads 8 columns of each input as float8, turns them into
+    rows with component moves, and computes and stores 8 rows of float8; the caller's blocks
+    are the ``else`` branch (closed by the caller). Empty otherwise."""
+    if vector_width(spec, expr, strided=True) == 1:
+        return []
+    idx, r, w = spec.index, spec.rank, WIDTH
+    vt = f"{ctype(spec.operands[0].dtype)}{w}"
+    ins = [k for k, op in enumerate(spec.inputs) if op.pattern == "s"]
+    outs = [k for k, (op, _) in enumerate(spec.outputs) if op.pattern == "s"]
+    cond = [f"in{k}_s{r - 2} == 1" for k in ins] + [f"out{k}_s{r - 1} == 1" for k in outs] + \
+        [f"(re - rb) % {w} == 0", f"(ce - cb) % {w} == 0"]
+    lines = [f"if ({' && '.join(cond)}) {{",
+             f"    for ({idx} jb = cb; jb < ce; jb += {w})",
+             f"    for ({idx} ib = rb; ib < re; ib += {w}) {{",
+             *[f"        const {vt} k{k}_{j} = vload{w}(0, in{k} + in{k}_q + ib + (jb + {j}) * in{k}_s{r - 1});"
+               for k in ins for j in range(w)]]
+    for i in range(w):
+        def at(spec: KernelSpec, op: Operand, name: str) -> str:
+            return f"{name}_q + (ib + {i}) * {name}_s{r - 2} + jb" if op.pattern == "s" else _index(spec, op, name)
+
+        def row(k: int, i: int = i) -> str:  # row i of input k's block: component i of its columns
+            return f"({vt})({', '.join(f'k{k}_{j}.s{i}' for j in range(w))})"
+
+        lines += ["        {", f"            const {idx} g = (t * R + ib + {i}) * C + jb;",
+                  *vector_values(spec, expr, vt, "            ", at, row),
+                  *[f"            *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
+                    for k, (op, ref) in enumerate(spec.outputs)], "        }"]
+    return lines + ["    }", "} else {"]
