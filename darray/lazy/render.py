@@ -231,8 +231,9 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
     ``chunked`` (CPU devices): each work-item runs ``ch`` consecutive elements, contiguous
     float kernels of vector-safe ops in float8 blocks first (PoCL does not vectorise scalar
     transcendental calls; Intel's runtime runs them in groups of one work-item, as written),
-    then the rest one by one. Otherwise (the ``item`` and ``gpu`` forms) one element per
-    work-item, ``ch`` unused."""
+    then the rest one by one; strided kernels of rank 2 or more walk 2-D tiles instead
+    (:func:`_tiled`). Otherwise (the ``item`` and ``gpu`` forms) one element per work-item,
+    ``ch`` unused."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
     if chunked and tiled(spec):
@@ -308,7 +309,7 @@ def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
     lines.append(f"    if ({' && '.join(f'{name}_s{r - 1} == 1' for name in strided)}) {{")
     lines += ["        " + line for line in _unit_rows(spec, expr, strided)]
     lines.append("    } else {")
-    lines += ["        " + line for line in _blocks(spec, expr, names)]
+    lines += ["        " + line for line in _blocks(spec, expr)]
     return lines + ["    }", "}"]
 
 
@@ -334,7 +335,7 @@ def _unit_rows(spec: KernelSpec, expr: ExprFn, strided: list[str]) -> list[str]:
                     *_element(spec, expr, "        ", at, stepped=True), "    }", "}"]
 
 
-def _blocks(spec: KernelSpec, expr: ExprFn, names: list[str]) -> list[str]:
+def _blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
     """The tile in TILE_ROWS-wide blocks: inputs loaded column by column into private blocks,
     then computed and stored row by row."""
     idx, r, b = spec.index, spec.rank, TILE_ROWS
