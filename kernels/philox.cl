@@ -25,25 +25,25 @@
 #endif
 
 /* One Philox4x32 round on vectors or scalars (c0..c3, keys k0, k1), then the key bump. */
-#define ROUND(c0, c1, c2, c3, k0, k1) { \
-    const __typeof__(c0) h0 = mul_hi(c0, 0xD2511F53u), l0 = c0 * 0xD2511F53u; \
-    const __typeof__(c0) h1 = mul_hi(c2, 0xCD9E8D57u), l1 = c2 * 0xCD9E8D57u; \
-    c0 = h1 ^ c1 ^ k0; c1 = l1; c2 = h0 ^ c3 ^ k1; c3 = l0; \
-    k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+#define ROUND(W, c0, c1, c2, c3, k0, k1) { \
+    const ulong##W p0 = c0 * 0xD2511F53UL, p1 = c2 * 0xCD9E8D57UL; \
+    c0 = (p1 >> 32) ^ c1 ^ k0; c1 = p1 & 0xFFFFFFFFUL; c2 = (p0 >> 32) ^ c3 ^ k1; c3 = p0 & 0xFFFFFFFFUL; \
+    k0 = (k0 + 0x9E3779B9UL) & 0xFFFFFFFFUL; k1 = (k1 + 0xBB67AE85UL) & 0xFFFFFFFFUL; }
 
-#define PHILOX(c0, c1, c2, c3, key0, key1) { \
+#define PHILOX(W, c0, c1, c2, c3, key0, key1) { \
     __typeof__(c0) kk0 = key0, kk1 = key1; \
-    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
-    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
-    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
-    ROUND(c0, c1, c2, c3, kk0, kk1) }
+    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
+    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
+    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
+    ROUND(W, c0, c1, c2, c3, kk0, kk1) }
 
 /* The four words of blocks 8g .. 8g + 7 of a draw (retry 0) as w0..w3. */
 #define GROUP(g) \
     const ulong first = base + (ulong)(g) * 8; \
     const ulong8 ctr = (ulong8)(first) + (ulong8)(0, 1, 2, 3, 4, 5, 6, 7); \
-    uint8 w0 = convert_uint8(ctr), w1 = convert_uint8(ctr >> 32), w2 = (uint8)(0), w3 = (uint8)(0); \
-    PHILOX(w0, w1, w2, w3, (uint8)(k0), (uint8)(k1))
+    ulong8 x0 = ctr & 0xFFFFFFFFUL, x1 = ctr >> 32, x2 = (ulong8)(0), x3 = (ulong8)(0); \
+    PHILOX(8, x0, x1, x2, x3, (ulong8)(k0), (ulong8)(k1)) \
+    const uint8 w0 = convert_uint8(x0), w1 = convert_uint8(x1), w2 = convert_uint8(x2), w3 = convert_uint8(x3);
 
 /* Store the vector v as elements [at, at + 8) of out, the ones below size only. */
 #define STORE(v, at) { \
@@ -104,9 +104,9 @@ ulong bounded(ulong x, ulong rng, uint k0, uint k1, ulong b, int h) {
     if (lo < s) {
         const ulong limit = (0 - s) % s;
         for (uint retry = 1; lo < limit; retry++) {
-            uint c0 = (uint)b, c1 = (uint)(b >> 32), c2 = retry, c3 = 0;
-            PHILOX(c0, c1, c2, c3, k0, k1)
-            x = h ? ((ulong)c2 << 32 | c3) : ((ulong)c0 << 32 | c1);
+            ulong c0 = b & 0xFFFFFFFFUL, c1 = b >> 32, c2 = retry, c3 = 0;
+            PHILOX(, c0, c1, c2, c3, k0, k1)
+            x = h ? (c2 << 32 | c3) : (c0 << 32 | c1);
             lo = x * s;
         }
     }
@@ -127,8 +127,8 @@ __kernel void integers(HEAD(T), ulong low, ulong rng, long n, long ch) {
 
 __kernel void philox(__global uint *out, __global const uint *ctr, uint k0, uint k1, long n, long ch) {
     for (long i = (long)get_global_id(0) * ch, end = min(i + ch, n); i < end; i++) {
-        uint4 c = vload4(i, ctr);
-        PHILOX(c.s0, c.s1, c.s2, c.s3, k0, k1)
-        vstore4(c, i, out);
+        ulong c0 = ctr[4 * i], c1 = ctr[4 * i + 1], c2 = ctr[4 * i + 2], c3 = ctr[4 * i + 3];
+        PHILOX(, c0, c1, c2, c3, k0, k1)
+        vstore4((uint4)((uint)c0, (uint)c1, (uint)c2, (uint)c3), i, out);
     }
 }
