@@ -17,32 +17,33 @@
  *       out = low + an unbiased draw in [0, rng] (Lemire's multiply-shift with rejection on the
  *       64-bit pair; a rejected element of block b redraws from block b with retry 1, 2, ...,
  *       the same word pair); rng = 2^64 - 1 takes the pair as it is.
- *   philox(__global uint *out, __global const uint *ctr, uint k0, uint k1, long n, long ch)
- *       out[4i .. 4i + 3] = the words of counter ctr[4i .. 4i + 3] (known-answer tests)
+ *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
+ *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
  */
 #ifdef DARRAY_FP64
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-/* One Philox4x32 round on vectors or scalars (c0..c3, keys k0, k1), then the key bump. */
-#define ROUND(W, c0, c1, c2, c3, k0, k1) { \
-    const ulong##W p0 = c0 * 0xD2511F53UL, p1 = c2 * 0xCD9E8D57UL; \
+/* One Philox4x32 round, then the key bump, on ulong scalars or vectors holding 32-bit words (one
+ * widening multiply gives both halves of a product; vectorises better than mul_hi on uint8). */
+#define ROUND(c0, c1, c2, c3, k0, k1) { \
+    const __typeof__(c0) p0 = c0 * 0xD2511F53UL, p1 = c2 * 0xCD9E8D57UL; \
     c0 = (p1 >> 32) ^ c1 ^ k0; c1 = p1 & 0xFFFFFFFFUL; c2 = (p0 >> 32) ^ c3 ^ k1; c3 = p0 & 0xFFFFFFFFUL; \
     k0 = (k0 + 0x9E3779B9UL) & 0xFFFFFFFFUL; k1 = (k1 + 0xBB67AE85UL) & 0xFFFFFFFFUL; }
 
-#define PHILOX(W, c0, c1, c2, c3, key0, key1) { \
+#define PHILOX(c0, c1, c2, c3, key0, key1) { \
     __typeof__(c0) kk0 = key0, kk1 = key1; \
-    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
-    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
-    ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) ROUND(W, c0, c1, c2, c3, kk0, kk1) \
-    ROUND(W, c0, c1, c2, c3, kk0, kk1) }
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) }
 
 /* The four words of blocks 8g .. 8g + 7 of a draw (retry 0) as w0..w3. */
 #define GROUP(g) \
     const ulong first = base + (ulong)(g) * 8; \
     const ulong8 ctr = (ulong8)(first) + (ulong8)(0, 1, 2, 3, 4, 5, 6, 7); \
     ulong8 x0 = ctr & 0xFFFFFFFFUL, x1 = ctr >> 32, x2 = (ulong8)(0), x3 = (ulong8)(0); \
-    PHILOX(8, x0, x1, x2, x3, (ulong8)(k0), (ulong8)(k1)) \
+    PHILOX(x0, x1, x2, x3, (ulong8)(k0), (ulong8)(k1)) \
     const uint8 w0 = convert_uint8(x0), w1 = convert_uint8(x1), w2 = convert_uint8(x2), w3 = convert_uint8(x3);
 
 /* Store the vector v as elements [at, at + 8) of out, the ones below size only. */
@@ -105,7 +106,7 @@ ulong bounded(ulong x, ulong rng, uint k0, uint k1, ulong b, int h) {
         const ulong limit = (0 - s) % s;
         for (uint retry = 1; lo < limit; retry++) {
             ulong c0 = b & 0xFFFFFFFFUL, c1 = b >> 32, c2 = retry, c3 = 0;
-            PHILOX(, c0, c1, c2, c3, k0, k1)
+            PHILOX(c0, c1, c2, c3, k0, k1)
             x = h ? (c2 << 32 | c3) : (c0 << 32 | c1);
             lo = x * s;
         }
@@ -125,10 +126,12 @@ __kernel void integers(HEAD(T), ulong low, ulong rng, long n, long ch) {
     }
 }
 
-__kernel void philox(__global uint *out, __global const uint *ctr, uint k0, uint k1, long n, long ch) {
+__kernel void philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1,
+                     long n, long ch) {
     for (long i = (long)get_global_id(0) * ch, end = min(i + ch, n); i < end; i++) {
-        ulong c0 = ctr[4 * i], c1 = ctr[4 * i + 1], c2 = ctr[4 * i + 2], c3 = ctr[4 * i + 3];
-        PHILOX(, c0, c1, c2, c3, k0, k1)
-        vstore4((uint4)((uint)c0, (uint)c1, (uint)c2, (uint)c3), i, out);
+        __global const uint *c = ctr + ctr_o + 4 * i;
+        ulong c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+        PHILOX(c0, c1, c2, c3, k0, k1)
+        vstore4((uint4)((uint)c0, (uint)c1, (uint)c2, (uint)c3), 0, out + out_o + 4 * i);
     }
 }
