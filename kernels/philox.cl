@@ -82,7 +82,8 @@ __kernel void random64(ARGS(double)) {
     LOOP {
         GROUP(g)
         const double s = 0x1p-53;
-        STORE(convert_double8(PAIR(w0, w1) >> 11) * s, 16 * g) STORE(convert_double8(PAIR(w2, w3) >> 11) * s, 16 * g + 8)
+        STORE(convert_double8(PAIR(w0, w1) >> 11) * s, 16 * g)
+        STORE(convert_double8(PAIR(w2, w3) >> 11) * s, 16 * g + 8)
     }
 }
 

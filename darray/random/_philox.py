@@ -134,7 +134,8 @@ def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dty
     out = empty(shape, dtype, place)
     if size:
         alloc, offset = origin(out)
-        options = f"-D T={_dt.ctype(dtype) if kind == 'integers' else 'long'}" + (" -D DARRAY_FP64=1" if place_fp64(place) else "")
+        options = f"-D T={_dt.ctype(dtype) if kind == 'integers' else 'long'}" + \
+            (" -D DARRAY_FP64=1" if place_fp64(place) else "")
         args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
