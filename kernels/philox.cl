@@ -24,7 +24,7 @@
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-/* One Philox4x32 round, then the key bump, on ulong scalars or vectors holding 32-bit words (one
+/* One Philox4x32 round, then the key bump (scalar keys), on ulong scalars or vectors holding 32-bit words (one
  * widening multiply gives both halves of a product; vectorises better than mul_hi on uint8). */
 #define ROUND(c0, c1, c2, c3, k0, k1) { \
     const __typeof__(c0) p0 = c0 * 0xD2511F53UL, p1 = c2 * 0xCD9E8D57UL; \
@@ -32,7 +32,7 @@
     k0 = (k0 + 0x9E3779B9UL) & 0xFFFFFFFFUL; k1 = (k1 + 0xBB67AE85UL) & 0xFFFFFFFFUL; }
 
 #define PHILOX(c0, c1, c2, c3, key0, key1) { \
-    __typeof__(c0) kk0 = key0, kk1 = key1; \
+    ulong kk0 = key0, kk1 = key1; \
     ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
     ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
     ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
@@ -43,7 +43,7 @@
     const ulong first = base + (ulong)(g) * 8; \
     const ulong8 ctr = (ulong8)(first) + (ulong8)(0, 1, 2, 3, 4, 5, 6, 7); \
     ulong8 x0 = ctr & 0xFFFFFFFFUL, x1 = ctr >> 32, x2 = (ulong8)(0), x3 = (ulong8)(0); \
-    PHILOX(x0, x1, x2, x3, (ulong8)(k0), (ulong8)(k1)) \
+    PHILOX(x0, x1, x2, x3, k0, k1) \
     const uint8 w0 = convert_uint8(x0), w1 = convert_uint8(x1), w2 = convert_uint8(x2), w3 = convert_uint8(x3);
 
 /* Store the vector v as elements [at, at + 8) of out, the ones below size only. */
