@@ -206,6 +206,7 @@ def test_streams_advance_spawn_and_lazy(any_place):
     (lambda r, p: r.choice(3, 4, replace=False, device=p), "population"),
     (lambda r, p: r.choice(3, 3, replace=False, p=[0.5, 0.5, 0.0], device=p), "non-zero"),
     (lambda r, p: r.permutation(-2, device=p), "non-negative"),
+    (lambda r, p: r.choice(-3, 2, device=p), "non-negative integer"),
     (lambda r, p: da.random.default_rng(-1), "seed"),
 ])
 def test_bad_input(any_place, call, word):

@@ -177,13 +177,8 @@ class Generator:
         without replacement and ``p``: the n smallest ``-log(u) / p`` (Efraimidis-Spirakis).
         See also: numpy.random.Generator.choice (axis 0 only; its numbers differ)."""
         at = _place(device, place, "choice")
-        pop = a if isinstance(a, DArray) else None if np.ndim(a) == 0 else asarray(a, device=at)
-        if pop is not None:
-            at = pop.place
-        n = pop.shape[0] if pop is not None and pop.ndim else int(a) if pop is None else -1
-        if n < 0 or (pop is None and not isinstance(a, (int, np.integer))):
-            raise ValueError(f"darray random.choice: a must be a non-negative integer or an array of at least "
-                             f"1 dimension, got {a!r}")
+        pop, n = _population(a, at)
+        at = at if pop is None else pop.place
         shape = _shape(size, "choice")
         count = int(np.prod(shape, dtype=np.int64))
         if not replace and count > n:
@@ -218,6 +213,17 @@ class Generator:
         if abs(w.sum() - 1) > np.sqrt(np.finfo(np.float64).eps):
             raise ValueError(f"darray random.choice: p must sum to 1, got {w.sum()}")
         return w
+
+
+def _population(a: Any, place: Place) -> tuple[DArray | None, int]:
+    """(the array to sample along axis 0, or None for ``arange(a)``; the population size)."""
+    if isinstance(a, (int, np.integer)) and not isinstance(a, bool) and a >= 0:
+        return None, int(a)
+    pop = a if isinstance(a, DArray) else asarray(a, device=place)
+    if pop.ndim == 0:
+        raise ValueError(f"darray random.choice: a must be a non-negative integer or an array of at least "
+                         f"1 dimension, got {a!r}")
+    return pop, pop.shape[0]
 
 
 def _from_seq(seq: np.random.SeedSequence) -> Generator:
