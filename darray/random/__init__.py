@@ -63,7 +63,8 @@ def _finite(op: str, **values: Any) -> None:
 class Generator:
     """Draws from Philox4x32-10 with a 64-bit key and counter. See also: numpy.random.Generator.
 
-    Methods take ``device=`` (or ``place=``); the default is the current place."""
+    Methods take ``device=`` (or ``place=``); the default is the current place. ``size=None``
+    gives a 0-d array where NumPy returns a scalar."""
 
     def __init__(self, key: tuple[int, int], seed_seq: np.random.SeedSequence, counter: int = 0) -> None:
         self.key, self.seed_seq, self.counter = key, seed_seq, counter
