@@ -1,7 +1,7 @@
 /* darray random: Philox4x32-10 (Salmon et al., Random123) as a pure function of (key, counter).
  * Build options: -D T=<integer type of integers' output>, -D DARRAY_FP64=1 where the device has double.
  * Block b of a draw is philox(counter = (lo32(base + b), hi32(base + b), retry, 0), key = (k0, k1)),
- * four 32-bit words w0..w3. Blocks go in groups of 8 (one uint8 vector per word); in group g,
+ * four 32-bit words w0..w3. Blocks go in groups of 8 (one vector lane each); in group g,
  * 32-bit draws put word w of block 8g + l at element 32g + 8w + l, 64-bit draws put the word
  * pair (w_2h << 32 | w_2h+1) of block 8g + l at element 16g + 8h + l. darray/random/_philox.py
  * computes the same numbers with NumPy. Work-item t computes groups [t * ch, min((t + 1) * ch, n)).
