@@ -415,3 +415,27 @@ def _demo_surface(d: Demo) -> str:
     d.check("searchsorted", da.searchsorted(da.sort(s[0]), s[1, :100]),
             np.searchsorted(np.sort(scores[0]), scores[1, :100]).astype(np.int64))
     return "top-5 by argsort, masked update, histogram by unique_counts, concat/flip/roll, gathers, searchsorted"
+
+
+@demo_step("random")
+def _demo_random(d: Demo) -> str:
+    import darray as da
+
+    n = 1 << 22
+
+    def inside(xp: Any, pts: Any) -> Any:  # points of the unit square inside the quarter circle
+        return xp.count_nonzero(pts[0] * pts[0] + pts[1] * pts[1] < 1)
+
+    def draw(place: Any) -> Any:  # a fresh generator each time: the same 2 x n points
+        return da.random.default_rng(14).random((2, n), dtype=da.float32, device=place)
+
+    # Monte Carlo pi: the generator kernel, then the arithmetic and the count fused after it
+    hits = d.time_darray(lambda: inside(da, draw(d.place)))
+    d.check("hits vs the cpu place's identical draws", hits, np.asarray(inside(np, draw("cpu").get()), hits.dtype))
+    d.time_numpy(lambda: inside(np, np.random.default_rng(14).random((2, n), dtype=np.float32)))
+    pi = 4 * int(hits) / n
+    d.expect(f"pi estimate {pi:.4f} within 0.01 of pi", abs(pi - np.pi) < 0.01)
+    k = da.random.default_rng(15).integers(0, 10, 1 << 16, device=d.place)
+    d.check("integers as on the cpu place", k, da.random.default_rng(15).integers(0, 10, 1 << 16, device="cpu").get())
+    d.show(f"pi ~ {pi:.5f} from {n} points")
+    return "Monte Carlo pi from rng.random (timed, vs NumPy's generator) and integers, same numbers on the cpu place"

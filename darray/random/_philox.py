@@ -1,0 +1,149 @@
+"""Philox4x32-10 draws: the kernels of ``kernels/philox.cl`` and the same numbers through NumPy.
+
+A draw of ``size`` elements from (key, base) uses ``blocks(kind, size)`` consecutive counters
+from ``base``; the layout of words to elements is the one ``kernels/philox.cl`` describes.
+:func:`draw` runs a draw on a place: the kernel on an OpenCL place, NumPy (uint32 and uint64
+vector arithmetic, bit-identical to the kernel) on the ``cpu`` place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import empty, from_numpy
+from ..ops._kernel import launch, origin
+from ..place import CPUPlace, Place, runtime
+
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+LANES = 8  # blocks per group (one vector lane each)
+PER_GROUP = {"random32": 32, "normal32": 32, "random64": 16, "normal64": 16, "integers": 16}
+_MASK = np.uint64(0xFFFFFFFF)
+_TAU32, _TAU64 = np.float32(6.2831853071795864769), np.float64(6.2831853071795864769)
+
+
+def philox(ctr: list[np.ndarray], key: tuple[int, int]) -> list[np.ndarray]:
+    """The four uint32 words of Philox4x32-10 for counters ``ctr`` (four uint32 arrays) and ``key``."""
+    c0, c1, c2, c3 = (np.asarray(c, np.uint32).astype(np.uint64) for c in ctr)
+    k0, k1 = (np.uint64(k) for k in key)
+    for _ in range(10):
+        p0, p1 = c0 * np.uint64(M0), c2 * np.uint64(M1)
+        c0, c1, c2, c3 = (p1 >> np.uint64(32)) ^ c1 ^ k0, p1 & _MASK, (p0 >> np.uint64(32)) ^ c3 ^ k1, p0 & _MASK
+        k0, k1 = (k0 + np.uint64(W0)) & _MASK, (k1 + np.uint64(W1)) & _MASK
+    return [c.astype(np.uint32) for c in (c0, c1, c2, c3)]
+
+
+def blocks(kind: str, size: int) -> int:
+    """Counters a draw of ``kind`` over ``size`` elements uses (whole groups of ``LANES``)."""
+    return -(-size // PER_GROUP[kind]) * LANES
+
+
+def _words(key: tuple[int, int], counters: np.ndarray, retry: int | np.ndarray = 0) -> list[np.ndarray]:
+    """Philox words of the 64-bit ``counters`` with word 2 = ``retry``."""
+    counters = counters.astype(np.uint64)
+    retry = np.broadcast_to(np.asarray(retry, np.uint32), counters.shape)
+    return philox([counters & _MASK, counters >> np.uint64(32), retry, np.zeros_like(retry)], key)
+
+
+def _pair(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    return (hi.astype(np.uint64) << np.uint64(32)) | lo.astype(np.uint64)
+
+
+def _host_words(kind: str, key: tuple[int, int], base: int, size: int) -> list[np.ndarray]:
+    """The words of a draw, each of shape (groups, LANES)."""
+    count = blocks(kind, size)
+    counters = (np.uint64(base) + np.arange(count, dtype=np.uint64)).reshape(-1, LANES)
+    return _words(key, counters)
+
+
+def _layout(parts: list[np.ndarray], size: int) -> np.ndarray:
+    """Elements of a draw from its per-word (or per-pair) values, each (groups, LANES)."""
+    return np.stack(parts, axis=1).reshape(-1)[:size]
+
+
+def _unit32(w: np.ndarray) -> np.ndarray:
+    return (w >> np.uint32(8)).astype(np.float32) * np.float32(2.0 ** -24)
+
+
+def _unit64(x: np.ndarray) -> np.ndarray:
+    return (x >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+
+
+def _box_muller(u: np.ndarray, v: np.ndarray, tau: np.floating) -> tuple[np.ndarray, np.ndarray]:
+    one = u.dtype.type(1)
+    r = np.sqrt(u.dtype.type(-2) * np.log(one - u))
+    t = tau * v
+    return r * np.cos(t), r * np.sin(t)
+
+
+def _mulhilo(x: np.ndarray, s: np.uint64) -> tuple[np.ndarray, np.ndarray]:
+    """High and low 64-bit halves of the 128-bit products ``x * s``."""
+    a, b = x >> np.uint64(32), x & _MASK
+    c, d = s >> np.uint64(32), s & _MASK
+    bd, ad, bc = b * d, a * d, b * c
+    mid = (bd >> np.uint64(32)) + (ad & _MASK) + (bc & _MASK)
+    hi = a * c + (ad >> np.uint64(32)) + (bc >> np.uint64(32)) + (mid >> np.uint64(32))
+    return hi, x * s
+
+
+def _bounded(x: np.ndarray, rng: int, key: tuple[int, int], counters: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Lemire's unbiased draws in [0, rng] from the 64-bit ``x`` (retries as ``bounded`` in the kernel)."""
+    if rng == 2**64 - 1:
+        return x
+    s = np.uint64(rng + 1)
+    limit = np.uint64((2**64 - int(s)) % int(s))
+    hi, lo = _mulhilo(x, s)
+    retry = 1
+    bad = np.flatnonzero(lo < limit)
+    while bad.size:
+        w = _words(key, counters[bad], retry)
+        redo = np.where(half[bad] == 1, _pair(w[2], w[3]), _pair(w[0], w[1]))
+        hi[bad], lo[bad] = _mulhilo(redo, s)
+        bad = bad[lo[bad] < limit]
+        retry += 1
+    return hi
+
+
+def host_draw(kind: str, key: tuple[int, int], base: int, size: int, dtype: np.dtype,
+              low: int = 0, rng: int = 0) -> np.ndarray:
+    """A draw computed with NumPy: the same numbers as the kernel ``kind``."""
+    w = _host_words(kind, key, base, size)
+    with np.errstate(over="ignore"):
+        if kind == "random32":
+            return _layout([_unit32(x) for x in w], size)
+        if kind == "normal32":
+            return _layout([*_box_muller(_unit32(w[0]), _unit32(w[1]), _TAU32),
+                            *_box_muller(_unit32(w[2]), _unit32(w[3]), _TAU32)], size)
+        pairs = [_pair(w[0], w[1]), _pair(w[2], w[3])]
+        if kind == "random64":
+            return _layout([_unit64(p) for p in pairs], size)
+        if kind == "normal64":
+            return _layout(list(_box_muller(_unit64(pairs[0]), _unit64(pairs[1]), _TAU64)), size)
+        counters = np.uint64(base) + np.arange(len(pairs[0]) * LANES, dtype=np.uint64).reshape(-1, LANES)
+        half = _layout([np.zeros_like(w[0]), np.ones_like(w[0])], size)
+        drawn = _bounded(_layout(pairs, size), rng, key, _layout([counters, counters], size), half)
+        return (drawn + np.uint64(low % 2**64)).view(np.int64).astype(dtype)
+
+
+def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dtype: np.dtype, place: Place, *,
+         low: int = 0, rng: int = 0) -> DArray:
+    """A fresh array of ``shape`` filled by the draw ``kind`` from (key, base) on ``place``."""
+    size = int(np.prod(shape, dtype=np.int64))
+    if isinstance(place, CPUPlace):
+        return from_numpy(host_draw(kind, key, base, size, dtype, low, rng).reshape(shape), place)
+    out = empty(shape, dtype, place)
+    if size:
+        alloc, offset = origin(out)
+        options = f"-D T={_dt.ctype(dtype) if kind == 'integers' else 'long'}" + \
+            (" -D DARRAY_FP64=1" if place_fp64(place) else "")
+        args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
+        if kind == "integers":
+            args += [np.uint64(low % 2**64), np.uint64(rng)]
+        launch(kind, place, "philox.cl", options, blocks(kind, size) // LANES, args, reads=[], writes=[alloc],
+               nbytes=out.nbytes)
+    return out
+
+
+def place_fp64(place: Place) -> bool:
+    """True when ``place`` computes in float64 (the cpu place, or a device with fp64)."""
+    return isinstance(place, CPUPlace) or bool(runtime(place).info.fp64)

@@ -1,0 +1,138 @@
+/* darray random: Philox4x32-10 (Salmon et al., Random123) as a pure function of (key, counter).
+ * Build options: -D T=<integer type of integers' output>, -D DARRAY_FP64=1 where the device has double.
+ * Block b of a draw is philox(counter = (lo32(base + b), hi32(base + b), retry, 0), key = (k0, k1)),
+ * four 32-bit words w0..w3. Blocks go in groups of 8 (one vector lane each); in group g,
+ * 32-bit draws put word w of block 8g + l at element 32g + 8w + l, 64-bit draws put the word
+ * pair (w_2h << 32 | w_2h+1) of block 8g + l at element 16g + 8h + l. darray/random/_philox.py
+ * computes the same numbers with NumPy. Work-item t computes groups [t * ch, min((t + 1) * ch, n)).
+ * Entry points (out: elements [out_o, out_o + size) of the output):
+ *   random32(__global float *out, long out_o, long size, uint k0, uint k1, ulong base, long n, long ch)
+ *       out = (w >> 8) * 2^-24 (float32 in [0, 1))
+ *   random64(__global double *out, ...same...)     out = (pair >> 11) * 2^-53 (float64 in [0, 1))
+ *   normal32(__global float *out, ...same...)      Box-Muller on words (w0, w1) and (w2, w3):
+ *       r = sqrt(-2 log(1 - u)), t = 2 pi v; the first of a pair gets r cos t, the second r sin t
+ *   normal64(__global double *out, ...same...)     the same on pairs 0 (u) and 1 (v)
+ *   integers(__global T *out, long out_o, long size, uint k0, uint k1, ulong base, ulong low, ulong rng,
+ *            long n, long ch)
+ *       out = low + an unbiased draw in [0, rng] (Lemire's multiply-shift with rejection on the
+ *       64-bit pair; a rejected element of block b redraws from block b with retry 1, 2, ...,
+ *       the same word pair); rng = 2^64 - 1 takes the pair as it is.
+ *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
+ *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
+ */
+#ifdef DARRAY_FP64
+#  pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/* One Philox4x32 round, then the key bump (scalar keys), on ulong scalars or vectors holding 32-bit words (one
+ * widening multiply gives both halves of a product; vectorises better than mul_hi on uint8). */
+#define ROUND(c0, c1, c2, c3, k0, k1) { \
+    const __typeof__(c0) p0 = c0 * 0xD2511F53UL, p1 = c2 * 0xCD9E8D57UL; \
+    c0 = (p1 >> 32) ^ c1 ^ k0; c1 = p1 & 0xFFFFFFFFUL; c2 = (p0 >> 32) ^ c3 ^ k1; c3 = p0 & 0xFFFFFFFFUL; \
+    k0 = (k0 + 0x9E3779B9UL) & 0xFFFFFFFFUL; k1 = (k1 + 0xBB67AE85UL) & 0xFFFFFFFFUL; }
+
+#define PHILOX(c0, c1, c2, c3, key0, key1) { \
+    ulong kk0 = key0, kk1 = key1; \
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
+    ROUND(c0, c1, c2, c3, kk0, kk1) }
+
+/* The four words of blocks 8g .. 8g + 7 of a draw (retry 0) as w0..w3. */
+#define GROUP(g) \
+    const ulong first = base + (ulong)(g) * 8; \
+    const ulong8 ctr = (ulong8)(first) + (ulong8)(0, 1, 2, 3, 4, 5, 6, 7); \
+    ulong8 x0 = ctr & 0xFFFFFFFFUL, x1 = ctr >> 32, x2 = (ulong8)(0), x3 = (ulong8)(0); \
+    PHILOX(x0, x1, x2, x3, k0, k1) \
+    const uint8 w0 = convert_uint8(x0), w1 = convert_uint8(x1), w2 = convert_uint8(x2), w3 = convert_uint8(x3);
+
+/* Store the vector v as elements [at, at + 8) of out, the ones below size only. */
+#define STORE(v, at) { \
+    const long a = (at); const __typeof__(v) vv = (v); \
+    if (a + 8 <= size) vstore8(vv, 0, out + out_o + a); \
+    else for (int l = 0; l < 8 && a + l < size; l++) out[out_o + a + l] = vv[l]; }
+
+#define PAIR(hi, lo) ((convert_ulong8(hi) << 32) | convert_ulong8(lo))
+#define LOOP for (long g = (long)get_global_id(0) * ch, end = min(g + ch, n); g < end; g++)
+#define HEAD(TY) __global TY *out, long out_o, long size, uint k0, uint k1, ulong base
+#define ARGS(TY) HEAD(TY), long n, long ch
+
+__kernel void random32(ARGS(float)) {
+    LOOP {
+        GROUP(g)
+        const float s = 0x1p-24f;
+        STORE(convert_float8(w0 >> 8) * s, 32 * g) STORE(convert_float8(w1 >> 8) * s, 32 * g + 8)
+        STORE(convert_float8(w2 >> 8) * s, 32 * g + 16) STORE(convert_float8(w3 >> 8) * s, 32 * g + 24)
+    }
+}
+
+__kernel void normal32(ARGS(float)) {
+    LOOP {
+        GROUP(g)
+        const float s = 0x1p-24f, tau = 6.2831853071795864769f;
+        float8 r = sqrt(-2.0f * log(1.0f - convert_float8(w0 >> 8) * s)), t = tau * (convert_float8(w1 >> 8) * s);
+        STORE(r * cos(t), 32 * g) STORE(r * sin(t), 32 * g + 8)
+        r = sqrt(-2.0f * log(1.0f - convert_float8(w2 >> 8) * s)); t = tau * (convert_float8(w3 >> 8) * s);
+        STORE(r * cos(t), 32 * g + 16) STORE(r * sin(t), 32 * g + 24)
+    }
+}
+
+#ifdef DARRAY_FP64
+__kernel void random64(ARGS(double)) {
+    LOOP {
+        GROUP(g)
+        const double s = 0x1p-53;
+        STORE(convert_double8(PAIR(w0, w1) >> 11) * s, 16 * g)
+        STORE(convert_double8(PAIR(w2, w3) >> 11) * s, 16 * g + 8)
+    }
+}
+
+__kernel void normal64(ARGS(double)) {
+    LOOP {
+        GROUP(g)
+        const double s = 0x1p-53, tau = 6.2831853071795864769;
+        const double8 r = sqrt(-2.0 * log(1.0 - convert_double8(PAIR(w0, w1) >> 11) * s));
+        const double8 t = tau * (convert_double8(PAIR(w2, w3) >> 11) * s);
+        STORE(r * cos(t), 16 * g) STORE(r * sin(t), 16 * g + 8)
+    }
+}
+#endif
+
+/* Lemire's draw in [0, rng] from the 64-bit x; the retries of a rejected x come from block b. */
+ulong bounded(ulong x, ulong rng, uint k0, uint k1, ulong b, int h) {
+    if (rng == 0xFFFFFFFFFFFFFFFFUL) return x;
+    const ulong s = rng + 1;
+    ulong lo = x * s;
+    if (lo < s) {
+        const ulong limit = (0 - s) % s;
+        for (uint retry = 1; lo < limit; retry++) {
+            ulong c0 = b & 0xFFFFFFFFUL, c1 = b >> 32, c2 = retry, c3 = 0;
+            PHILOX(c0, c1, c2, c3, k0, k1)
+            x = h ? (c2 << 32 | c3) : (c0 << 32 | c1);
+            lo = x * s;
+        }
+    }
+    return mul_hi(x, s);
+}
+
+__kernel void integers(HEAD(T), ulong low, ulong rng, long n, long ch) {
+    LOOP {
+        GROUP(g)
+        const ulong8 x[2] = {PAIR(w0, w1), PAIR(w2, w3)};
+        for (int h = 0; h < 2; h++) {
+            const long at = 16 * g + 8 * h;
+            for (int l = 0; l < 8 && at + l < size; l++)
+                out[out_o + at + l] = (T)(low + bounded(x[h][l], rng, k0, k1, first + l, h));
+        }
+    }
+}
+
+__kernel void philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1,
+                     long n, long ch) {
+    for (long i = (long)get_global_id(0) * ch, end = min(i + ch, n); i < end; i++) {
+        __global const uint *c = ctr + ctr_o + 4 * i;
+        ulong c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+        PHILOX(c0, c1, c2, c3, k0, k1)
+        vstore4((uint4)((uint)c0, (uint)c1, (uint)c2, (uint)c3), 0, out + out_o + 4 * i);
+    }
+}
