@@ -128,6 +128,10 @@ def _parse(key: Any, ndim: int) -> tuple[tuple, list[_Advanced]] | None:
 
 
 def _check_mask(view: DArray, adv: _Advanced) -> None:
+    """IndexError when a mask's shape does not match the axes it indexes (NumPy lets an empty
+    mask index any axes: it selects nothing)."""
+    if not adv.index.size:
+        return
     for j, m in enumerate(adv.index.shape):
         n = view.shape[adv.axis + j]
         if m != n:
