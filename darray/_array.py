@@ -71,8 +71,8 @@ class DArray:
 
     @property
     def T(self) -> "DArray":
-        """All axes reversed (a view; ``darray.transpose``)."""
-        return self.transpose()
+        """All axes reversed (a view)."""
+        return self._view(self._dim.transpose())
 
     @property
     def mT(self) -> "DArray":
@@ -212,19 +212,6 @@ class DArray:
 
         return transpose(self, axes[0] if len(axes) == 1 and not isinstance(axes[0], (int, np.integer))
                          else (axes or None))
-
-    # -- indexing -----------------------------------------------------------------
-    def __getitem__(self, key: Any) -> "DArray":
-        from .ops.indexing import getitem
-
-        return getitem(self, key)
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        from ._convert import assign
-        from .ops.indexing import setitem
-
-        if not setitem(self, key, value):
-            assign(self, self._dim.getitem(key), value)
 
     # -- text ---------------------------------------------------------------------
     def __repr__(self) -> str:

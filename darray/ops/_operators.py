@@ -6,6 +6,7 @@ from typing import Any, Callable
 from .. import dtypes as _dt
 from .._array import DArray
 from . import elementwise as E
+from . import indexing
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
            "mod": "remainder", "pow": "pow", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
@@ -51,6 +52,7 @@ def install() -> None:
     for name in ("var", "std"):
         setattr(DArray, name, _moment(name))
     DArray.argsort, DArray.sort = _argsort, _sort
+    DArray.__getitem__, DArray.__setitem__ = indexing.getitem, indexing.setitem  # views for basic keys
     DArray.__matmul__ = lambda self, other: _linalg().matmul(self, other)
     DArray.__rmatmul__ = lambda self, other: _linalg().matmul(other, self)
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's

@@ -29,7 +29,7 @@ import numpy as np
 from .. import lazy
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import _value_term, asarray, astype, empty, from_numpy, input_term, scalar_value, write
+from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, input_term, scalar_value, write
 from ..dim import broadcast_shapes, normalize_axis
 from ..place import CLPlace, CPUPlace
 from . import elementwise as E
@@ -295,11 +295,13 @@ def getitem(x: DArray, key: Any) -> DArray:
     return out
 
 
-def setitem(x: DArray, key: Any, value: Any) -> bool:
-    """``x[key] = value`` for an advanced ``key``; False (nothing done) for a basic one."""
+def setitem(x: DArray, key: Any, value: Any) -> None:
+    """``x[key] = value``: through the view for a basic key (``_convert.assign``), else a
+    scatter (NumPy's casting and broadcasting either way)."""
     found = _advanced_view(x, key)
     if found is None:
-        return False
+        assign(x, x._dim.getitem(key), value)
+        return
     view, advanced = found
     if isinstance(value, DArray) and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
@@ -308,12 +310,12 @@ def setitem(x: DArray, key: Any, value: Any) -> bool:
             x._host_view()[_host_key(key)] = value.get() if isinstance(value, DArray) else value
         except ValueError as err:
             raise ValueError(f"darray setitem: {err}") from None
-        return True
+        return
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
             and np.ndim(value) == 0 and not isinstance(value, DArray)):
         mask = _on_place(advanced[0].index, view._place)
         write(view, input_term(E.where(mask, scalar_value(value, x.dtype), view)))
-        return True
+        return
     offsets = _offsets(view, _integer_indices(view, advanced))
     values = empty(offsets.shape, x.dtype, x._place)
     write(values, _value_term(value, x.dtype, offsets.shape, x._place, values))
@@ -324,7 +326,6 @@ def setitem(x: DArray, key: Any, value: Any) -> bool:
         val, val_o = origin(values)
         _launch("scatter", x._place, x.dtype.itemsize, offsets.size,
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
-    return True
 
 
 def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], reads: list[Any]) -> DArray:
