@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import astype, empty, from_numpy
-from ..place import CPUPlace, runtime
+from .._convert import astype, check_dtype, empty, from_numpy
+from ..place import CPUPlace
 from . import _dispatch as D
 from ._kernel import launch, origin
 from .indexing import take
@@ -44,12 +44,11 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
         found = np.searchsorted(a._host_view().astype(dt, copy=False), v._host_view().astype(dt, copy=False),
                                 side=side)
         return from_numpy(np.asarray(found, np.int64), place)
+    check_dtype(dt, place, name)
     a = astype(a, dt, copy=False)
     v = astype(v, dt, copy=not v._dim.is_c_contiguous or v.dtype != dt)
     out = empty(v.shape, _dt.int64, place)
     if out.size:
-        info = runtime(place).info
-        _dt.check_device_dtype(dt, device_name=info.name, fp64=info.fp64, fp16=info.fp16, op=name)
         options = f"-D T={_dt.ctype(dt)}" + (" -D T_FLOAT" if dt.kind == "f" else "") + \
             (" -D SIDE_RIGHT" if side == "right" else "") + (" -D DARRAY_FP64=1" if dt == _dt.float64 else "") + \
             (" -D DARRAY_FP16=1" if dt == _dt.float16 else "")
