@@ -27,7 +27,7 @@ from ..ops.indexing import take
 from ..ops.searching import searchsorted
 from ..ops.sorting import argsort
 from ..place import Place, PlaceLike, parse
-from ._philox import blocks, draw, place_fp64
+from ._philox import blocks, draw
 
 __all__ = ["Generator", "default_rng"]
 
@@ -195,10 +195,10 @@ class Generator:
         elif replace:
             cdf = np.cumsum(weights)
             cdf /= cdf[-1]
-            u = self.random(shape, _dt.float64 if place_fp64(at) else _dt.float32, device=at)
+            u = self.random(shape, default_float(at), device=at)
             idx = searchsorted(asarray(cdf.astype(u.dtype), device=at), u, side="right")
         else:
-            u = self.random((n,), _dt.float64 if place_fp64(at) else _dt.float32, device=at)
+            u = self.random((n,), default_float(at), device=at)
             keys = -log(1 - u) / asarray(weights.astype(u.dtype), device=at)  # inf where p is 0: never drawn first
             idx = argsort(keys)[:count].reshape(shape)
         return idx if pop is None else take(pop, idx.reshape(-1), axis=0).reshape(shape + pop.shape[1:])

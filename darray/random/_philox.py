@@ -13,7 +13,8 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..ops._kernel import launch, origin
-from ..place import CPUPlace, Place, runtime
+from ..ops.creation import default_float
+from ..place import CPUPlace, Place
 
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 LANES = 8  # blocks per group (one vector lane each)
@@ -135,15 +136,10 @@ def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dty
     if size:
         alloc, offset = origin(out)
         options = f"-D T={_dt.ctype(dtype) if kind == 'integers' else 'long'}" + \
-            (" -D DARRAY_FP64=1" if place_fp64(place) else "")
+            (" -D DARRAY_FP64=1" if default_float(place) == np.float64 else "")
         args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
         launch(kind, place, "philox.cl", options, blocks(kind, size) // LANES, args, reads=[], writes=[alloc],
                nbytes=out.nbytes)
     return out
-
-
-def place_fp64(place: Place) -> bool:
-    """True when ``place`` computes in float64 (the cpu place, or a device with fp64)."""
-    return isinstance(place, CPUPlace) or bool(runtime(place).info.fp64)
