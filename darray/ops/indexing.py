@@ -29,7 +29,7 @@ import numpy as np
 from .. import lazy
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, input_term, scalar_value, write
+from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
 from ..dim import broadcast_shapes, normalize_axis
 from ..place import CLPlace, CPUPlace
 from . import elementwise as E
@@ -313,8 +313,8 @@ def setitem(x: DArray, key: Any, value: Any) -> None:
         return
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
             and np.ndim(value) == 0 and not isinstance(value, DArray)):
-        mask = _on_place(advanced[0].index, view._place)
-        write(view, input_term(E.where(mask, scalar_value(value, x.dtype), view)))
+        mask = _on_place(advanced[0].index, view._place)  # one fused where into x, as in-place operators write
+        write(view, E.build("where", mask, scalar_value(value, x.dtype).item(), view)[0])
         return
     offsets = _offsets(view, _integer_indices(view, advanced))
     values = empty(offsets.shape, x.dtype, x._place)
