@@ -1,5 +1,7 @@
 /* darray random: Philox4x32-10 (Salmon et al., Random123) as a pure function of (key, counter).
- * Build options: -D T=<integer type of integers' output>, -D DARRAY_FP64=1 where the device has double.
+ * Build options: -D T=<integer type of integers' output>, -D DARRAY_FP64=1 where the device has double,
+ * -D F32_<T>_C= (and F64_<T>_C= with DARRAY_FP64) for T in LOG, SIN, COS, LN2, SQRT2: the constants of
+ * Box-Muller from darray/random/_philox.py (BOX_MULLER) as comma-separated hex literals, lowest power first.
  * Block b of a draw is philox(counter = (lo32(base + b), hi32(base + b), retry, 0), key = (k0, k1)),
  * four 32-bit words w0..w3. Blocks go in groups of 8 (one vector lane each); in group g,
  * 32-bit draws put word w of block 8g + l at element 32g + 8w + l, 64-bit draws put the word
@@ -12,6 +14,8 @@
  *   normal32(__global float *out, ...same...)      Box-Muller on words (w0, w1) and (w2, w3):
  *       r = sqrt(-2 log(1 - u)), t = 2 pi v; the first of a pair gets r cos t, the second r sin t
  *   normal64(__global double *out, ...same...)     the same on pairs 0 (u) and 1 (v)
+ *   log, cos and sin are darray's own (BOX_MULLER below): + - * / sqrt and bit operations only,
+ *   contraction off, so every IEEE device and NumPy give the same bits.
  *   integers(__global T *out, long out_o, long size, uint k0, uint k1, ulong base, ulong low, ulong rng,
  *            long n, long ch)
  *       out = low + an unbiased draw in [0, rng] (Lemire's multiply-shift with rejection on the
@@ -20,6 +24,7 @@
  *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
  *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
  */
+#pragma OPENCL FP_CONTRACT OFF
 #ifdef DARRAY_FP64
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -37,6 +42,43 @@
     ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
     ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) ROUND(c0, c1, c2, c3, kk0, kk1) \
     ROUND(c0, c1, c2, c3, kk0, kk1) }
+
+/* Horner's rule over the coefficients C (lowest power first) at z. */
+#define HORNER(C, z, p) { p = C[sizeof(C) / sizeof(C[0]) - 1]; \
+    for (int i_ = (int)(sizeof(C) / sizeof(C[0])) - 2; i_ >= 0; i_--) p = p * (z) + C[i_]; }
+
+/* box_muller<bits>(a, b, &c, &s): r = sqrt(-2 log x) for x = (2^B - a) 2^-B in (0, 1] and the turn
+ * v = b 2^-B in [0, 1); c = r cos(2 pi v), s = r sin(2 pi v). log: x = m 2^e, m in [sqrt(1/2), sqrt(2)),
+ * f = m - 1, t = f / (2 + f), log(1 + f) = 2t + t z R(z), z = t^2; log x = e ln2_hi + (e ln2_lo + log(1 + f)).
+ * sin/cos: q = round(4v) (integers), y = v - q/4 in [-1/8, 1/8] exactly, sin(2 pi y) = y S(y^2),
+ * cos(2 pi y) = C(y^2), rotated by q quarter turns. darray/random/_philox.py mirrors this with NumPy. */
+#define BOX_MULLER(NAME, F, I, U, B, ONE, MANT, BIAS, C) \
+void NAME(const U a, const U b, F *c, F *s) { \
+    const F x = convert_##F(((U)1 << B) - a) * ONE; \
+    const I bits = as_##I(x); \
+    const F m = as_##F((bits & (((I)1 << MANT) - 1)) | ((I)BIAS << MANT)); \
+    const I big = m > C##_SQRT2[0]; \
+    const F f = select(m, m * (F)0.5f, big) - (F)1; \
+    const F e = convert_##F((bits >> MANT) - (I)BIAS - big); \
+    const F t = f / ((F)2 + f), z = t * t; \
+    F p; HORNER(C##_LOG, z, p) \
+    const F lg = e * C##_LN2[0] + (e * C##_LN2[1] + ((F)2 * t + (t * z) * p)); \
+    const F r = sqrt((F)-2 * lg); \
+    const U q = (b + ((U)1 << (B - 3))) >> (B - 2); \
+    const F y = convert_##F(as_##I(b) - as_##I(q << (B - 2))) * ONE, y2 = y * y; \
+    F sn, cs; HORNER(C##_SIN, y2, sn) HORNER(C##_COS, y2, cs) sn = y * sn; \
+    const I k = as_##I(q & (U)3); \
+    *s = r * select(select(sn, cs, k == (I)1), select(-sn, -cs, k == (I)3), k >= (I)2); \
+    *c = r * select(select(cs, -sn, k == (I)1), select(-cs, sn, k == (I)3), k >= (I)2); }
+
+__constant float F32_LOG[] = {F32_LOG_C}, F32_SIN[] = {F32_SIN_C}, F32_COS[] = {F32_COS_C};
+__constant float F32_LN2[] = {F32_LN2_C}, F32_SQRT2[] = {F32_SQRT2_C};
+BOX_MULLER(box_muller32, float8, int8, uint8, 24, 0x1p-24f, 23, 127, F32)
+#ifdef DARRAY_FP64
+__constant double F64_LOG[] = {F64_LOG_C}, F64_SIN[] = {F64_SIN_C}, F64_COS[] = {F64_COS_C};
+__constant double F64_LN2[] = {F64_LN2_C}, F64_SQRT2[] = {F64_SQRT2_C};
+BOX_MULLER(box_muller64, double8, long8, ulong8, 53, 0x1p-53, 52, 1023, F64)
+#endif
 
 /* The four words of blocks 8g .. 8g + 7 of a draw (retry 0) as w0..w3. */
 #define GROUP(g) \
@@ -69,11 +111,9 @@ __kernel void random32(ARGS(float)) {
 __kernel void normal32(ARGS(float)) {
     LOOP {
         GROUP(g)
-        const float s = 0x1p-24f, tau = 6.2831853071795864769f;
-        float8 r = sqrt(-2.0f * log(1.0f - convert_float8(w0 >> 8) * s)), t = tau * (convert_float8(w1 >> 8) * s);
-        STORE(r * cos(t), 32 * g) STORE(r * sin(t), 32 * g + 8)
-        r = sqrt(-2.0f * log(1.0f - convert_float8(w2 >> 8) * s)); t = tau * (convert_float8(w3 >> 8) * s);
-        STORE(r * cos(t), 32 * g + 16) STORE(r * sin(t), 32 * g + 24)
+        float8 c, s;
+        box_muller32(w0 >> 8, w1 >> 8, &c, &s); STORE(c, 32 * g) STORE(s, 32 * g + 8)
+        box_muller32(w2 >> 8, w3 >> 8, &c, &s); STORE(c, 32 * g + 16) STORE(s, 32 * g + 24)
     }
 }
 
@@ -90,10 +130,9 @@ __kernel void random64(ARGS(double)) {
 __kernel void normal64(ARGS(double)) {
     LOOP {
         GROUP(g)
-        const double s = 0x1p-53, tau = 6.2831853071795864769;
-        const double8 r = sqrt(-2.0 * log(1.0 - convert_double8(PAIR(w0, w1) >> 11) * s));
-        const double8 t = tau * (convert_double8(PAIR(w2, w3) >> 11) * s);
-        STORE(r * cos(t), 16 * g) STORE(r * sin(t), 16 * g + 8)
+        double8 c, s;
+        box_muller64(PAIR(w0, w1) >> 11, PAIR(w2, w3) >> 11, &c, &s);
+        STORE(c, 16 * g) STORE(s, 16 * g + 8)
     }
 }
 #endif

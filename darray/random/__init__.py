@@ -4,10 +4,10 @@
 and a 64-bit counter. Each draw is one kernel (``kernels/philox.cl``) whose blocks are pure
 functions of (key, counter); the counter then advances by the blocks the draw used. The
 result is an ordinary array, so ``rng.random(n) * 2 - 1`` fuses the arithmetic after it.
-The ``cpu`` place computes the same numbers with NumPy: random, uniform, integers,
-permutation, shuffle and choice are bit-identical on every place and kernel form. normal and
-standard_normal go through log/sqrt/cos/sin, whose last bits differ between OpenCL's and
-NumPy's implementations: across places they agree to a few ulp, not bit for bit.
+The ``cpu`` place computes the same numbers with NumPy: every method is bit-identical on every
+place and kernel form. normal and standard_normal use darray's own log, cos and sin (Box-Muller
+from + - * / sqrt and bit operations, contraction off), not the libraries' whose last bits differ;
+a device without correctly rounded float32 division and sqrt could differ in the last bit.
 
 The streams are darray's own: the same seed does not give NumPy's numbers. A ``size`` of
 None gives a 0-d array (NumPy returns a scalar).
@@ -104,10 +104,8 @@ class Generator:
 
     def standard_normal(self, size: Any = None, dtype: Any = None, *, device: PlaceLike = None,
                         place: PlaceLike = None) -> DArray:
-        """Normal(0, 1) floats by Box-Muller. See also: numpy.random.Generator.standard_normal.
-
-        darray: the ``cpu`` place and the devices agree to a few ulp (the last bits of log, cos
-        and sin differ between NumPy and OpenCL), not bit for bit."""
+        """Normal(0, 1) floats by Box-Muller (darray's own log, cos and sin: the same bits on every
+        place). See also: numpy.random.Generator.standard_normal."""
         at = _place(device, place, "standard_normal")
         dt = _float(dtype, at, "standard_normal")
         return self._draw("normal32" if dt == _dt.float32 else "normal64", _shape(size, "standard_normal"), dt, at)
@@ -115,7 +113,7 @@ class Generator:
     def normal(self, loc: float = 0.0, scale: float = 1.0, size: Any = None, dtype: Any = None, *,
                device: PlaceLike = None, place: PlaceLike = None) -> DArray:
         """``loc + scale * standard_normal()``. See also: numpy.random.Generator.normal (darray:
-        scalar parameters, a ``dtype``; a few ulp between places as in :meth:`standard_normal`)."""
+        scalar parameters, a ``dtype``)."""
         _finite("normal", loc=loc, scale=scale)
         if scale < 0:
             raise ValueError(f"darray random.normal: scale < 0 ({scale})")

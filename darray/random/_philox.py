@@ -7,20 +7,33 @@ vector arithmetic, bit-identical to the kernel) on the ``cpu`` place.
 """
 from __future__ import annotations
 
+import decimal
+import functools
+import math
+
 import numpy as np
+import pyopencl as cl
 
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..ops._kernel import launch, origin
 from ..ops.creation import default_float
-from ..place import CPUPlace, Place
+from ..place import CPUPlace, Place, runtime
 
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 LANES = 8  # blocks per group (one vector lane each)
 PER_GROUP = {"random32": 32, "normal32": 32, "random64": 16, "normal64": 16, "integers": 16}
 _MASK = np.uint64(0xFFFFFFFF)
-_TAU32, _TAU64 = np.float32(6.2831853071795864769), np.float64(6.2831853071795864769)
+# Box-Muller's series (Taylor coefficients, lowest power first) and their lengths per precision:
+# LOG is R(z) of log(1 + f) = 2t + t z R(z) (t = f / (2 + f), z = t^2); SIN and COS are sin(2 pi y) / y
+# and cos(2 pi y) in y^2 (|y| <= 1/8). The truncation errors are below half an ulp of each precision.
+_SERIES = {"LOG": lambda j: 2 / (2 * j + 3),
+           "SIN": lambda j: (-1) ** j * (2 * math.pi) ** (2 * j + 1) / math.factorial(2 * j + 1),
+           "COS": lambda j: (-1) ** j * (2 * math.pi) ** (2 * j) / math.factorial(2 * j)}
+_TERMS = {"float32": {"LOG": 5, "SIN": 6, "COS": 7}, "float64": {"LOG": 10, "SIN": 9, "COS": 10}}
+# (mantissa bits, exponent bias, bits of the uniform integer, low bits of ln2_hi left zero so e * ln2_hi is exact)
+_FORMAT = {"float32": (23, 127, 24, 12), "float64": (52, 1023, 53, 32)}
 
 
 def philox(ctr: list[np.ndarray], key: tuple[int, int]) -> list[np.ndarray]:
@@ -70,11 +83,59 @@ def _unit64(x: np.ndarray) -> np.ndarray:
     return (x >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
 
 
-def _box_muller(u: np.ndarray, v: np.ndarray, tau: np.floating) -> tuple[np.ndarray, np.ndarray]:
-    one = u.dtype.type(1)
-    r = np.sqrt(u.dtype.type(-2) * np.log(one - u))
-    t = tau * v
-    return r * np.cos(t), r * np.sin(t)
+@functools.cache
+def _constants(name: str) -> dict[str, np.ndarray]:
+    """Box-Muller's constants in precision ``name``: the series, ln2 as hi + lo, sqrt(2)."""
+    t = np.dtype(name).type
+    consts = {k: np.array([f(j) for j in range(_TERMS[name][k])], t) for k, f in _SERIES.items()}
+    itype = np.dtype(f"u{np.dtype(name).itemsize}").type
+    hi = np.array(math.log(2), t)
+    hi = (hi.view(itype) & ~itype((1 << _FORMAT[name][3]) - 1)).view(t)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 50
+        lo = float(decimal.Decimal(2).ln() - decimal.Decimal(float(hi)))
+    consts["LN2"] = np.array([hi, lo], t)
+    consts["SQRT2"] = np.array([math.sqrt(2)], t)
+    return consts
+
+
+def _build_constants(name: str) -> str:
+    """The ``-D`` options that give ``kernels/philox.cl`` the constants of ``_constants(name)``."""
+    suffix, prefix = ("f", "F32") if name == "float32" else ("", "F64")
+    return " ".join(f"-D {prefix}_{k}_C=" + ",".join(float(x).hex() + suffix for x in v)
+                    for k, v in _constants(name).items())
+
+
+def _horner(c: np.ndarray, z: np.ndarray) -> np.ndarray:
+    p = np.full_like(z, c[-1])
+    for ci in c[-2::-1]:
+        p = p * z + ci
+    return p
+
+
+def _box_muller(a: np.ndarray, b: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``BOX_MULLER`` of ``kernels/philox.cl`` with NumPy, the same operations in the same order:
+    (r cos 2 pi v, r sin 2 pi v) for r = sqrt(-2 log x), x = 1 - a 2^-B, v = b 2^-B."""
+    c = _constants(name)
+    mant, bias, bits, _ = _FORMAT[name]
+    ft, it = np.dtype(name).type, np.dtype(f"i{np.dtype(name).itemsize}").type
+    ut, one = a.dtype.type, np.dtype(name).type(2.0 ** -bits)
+    x = (ut(1 << bits) - a).astype(ft) * one
+    word = x.view(it)
+    m = ((word & it((1 << mant) - 1)) | it(bias << mant)).view(ft)
+    big = m > c["SQRT2"][0]
+    f = np.where(big, m * ft(0.5), m) - ft(1)
+    e = ((word >> it(mant)) - it(bias) + big).astype(ft)
+    t = f / (ft(2) + f)
+    z = t * t
+    r = np.sqrt(ft(-2) * (e * c["LN2"][0] + (e * c["LN2"][1] + (ft(2) * t + (t * z) * _horner(c["LOG"], z)))))
+    q = (b + ut(1 << (bits - 3))) >> ut(bits - 2)
+    y = (b.view(it) - (q << ut(bits - 2)).view(it)).astype(ft) * one
+    y2 = y * y
+    sn, cs = y * _horner(c["SIN"], y2), _horner(c["COS"], y2)
+    k = q & ut(3)
+    quarter = [k == 0, k == 1, k == 2]
+    return r * np.select(quarter, [cs, -sn, -cs], sn), r * np.select(quarter, [sn, cs, -sn], -cs)
 
 
 def _mulhilo(x: np.ndarray, s: np.uint64) -> tuple[np.ndarray, np.ndarray]:
@@ -113,17 +174,29 @@ def host_draw(kind: str, key: tuple[int, int], base: int, size: int, dtype: np.d
         if kind == "random32":
             return _layout([_unit32(x) for x in w], size)
         if kind == "normal32":
-            return _layout([*_box_muller(_unit32(w[0]), _unit32(w[1]), _TAU32),
-                            *_box_muller(_unit32(w[2]), _unit32(w[3]), _TAU32)], size)
+            eight = np.uint32(8)
+            return _layout([*_box_muller(w[0] >> eight, w[1] >> eight, "float32"),
+                            *_box_muller(w[2] >> eight, w[3] >> eight, "float32")], size)
         pairs = [_pair(w[0], w[1]), _pair(w[2], w[3])]
         if kind == "random64":
             return _layout([_unit64(p) for p in pairs], size)
         if kind == "normal64":
-            return _layout(list(_box_muller(_unit64(pairs[0]), _unit64(pairs[1]), _TAU64)), size)
+            eleven = np.uint64(11)
+            return _layout(list(_box_muller(pairs[0] >> eleven, pairs[1] >> eleven, "float64")), size)
         counters = np.uint64(base) + np.arange(len(pairs[0]) * LANES, dtype=np.uint64).reshape(-1, LANES)
         half = _layout([np.zeros_like(w[0]), np.ones_like(w[0])], size)
         drawn = _bounded(_layout(pairs, size), rng, key, _layout([counters, counters], size), half)
         return (drawn + np.uint64(low % 2**64)).view(np.int64).astype(dtype)
+
+
+def options(place: Place, ctype: str = "long") -> str:
+    """Build options of ``kernels/philox.cl`` on ``place`` (``ctype``: T, the integers' output): fp64,
+    Box-Muller's constants, and correctly rounded float32 division and sqrt where the device offers
+    them (IEEE's results, as NumPy's)."""
+    fp64 = default_float(place) == np.float64
+    exact = runtime(place).device.single_fp_config & cl.device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT
+    return " ".join([f"-D T={ctype}", *(["-D DARRAY_FP64=1", _build_constants("float64")] if fp64 else []),
+                     _build_constants("float32"), *(["-cl-fp32-correctly-rounded-divide-sqrt"] if exact else [])])
 
 
 def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dtype: np.dtype, place: Place, *,
@@ -135,11 +208,10 @@ def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dty
     out = empty(shape, dtype, place)
     if size:
         alloc, offset = origin(out)
-        options = f"-D T={_dt.ctype(dtype) if kind == 'integers' else 'long'}" + \
-            (" -D DARRAY_FP64=1" if default_float(place) == np.float64 else "")
         args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
-        launch(kind, place, "philox.cl", options, blocks(kind, size) // LANES, args, reads=[], writes=[alloc],
-               nbytes=out.nbytes)
+        ctype = _dt.ctype(dtype) if kind == "integers" else "long"
+        launch(kind, place, "philox.cl", options(place, ctype), blocks(kind, size) // LANES, args, reads=[],
+               writes=[alloc], nbytes=out.nbytes)
     return out
