@@ -112,7 +112,7 @@ def test_patterns_broadcast_strided_single():
     tiled = render.render(spec, expr, chunked=True)        # tiles: a row base plus the column
     assert "r % d1" not in tiled and "in0[in0_o + g]" in tiled and "in2[in2_o]" in tiled
     assert "const int in1_r = in1_q + c0 * in1_s0;" in tiled and "in1[in1_r + c1]" in tiled  # unit rows
-    assert "b1[c0 - rb][c1 - jb] = in1[in1_q + c0 * in1_s0 + c1 * in1_s1];" in tiled  # blocks, loaded by column
+    assert "b1[c0 - ib][c1 - jb] = in1[in1_q + c0 * in1_s0 + c1 * in1_s1];" in tiled  # blocks, loaded by column
     assert "const float8 k1_3 = vload8(0, in1 + in1_q + ib + (jb + 3) * in1_s1);" in tiled  # float8 columns
 
 
@@ -655,11 +655,12 @@ def test_long_index_form_when_views_reach_far(place, monkeypatch):
     assert any(p is not None and p.long for p in execute._prepared.values())
 
 
-@pytest.mark.parametrize("shape", [(64, 256), (40, 24), (37, 29), (8, 8), (3, 300)])
+@pytest.mark.parametrize("shape", [(64, 256), (40, 24), (37, 29), (8, 8), (3, 300), (300, 517)])
 def test_transposed_tiles(cl_place, shape):
-    """Transposed float32 operands in the tiled form: whole 8 x 8 blocks take the float8 path
-    (columns loaded as vectors, turned into rows), partial tiles and other dtypes the scalar
-    blocks; mixed with contiguous and broadcast operands, and written into a transposed view."""
+    """Transposed float32 operands in the tiled form (tall tiles, several and partial ones at
+    (300, 517)): whole 8 x 8 blocks take the float8 path (columns loaded as vectors, turned into
+    rows), partial tiles and other dtypes the scalar blocks; mixed with contiguous and broadcast
+    operands, and written into a transposed view."""
     rng = np.random.default_rng(3)
     a = rng.standard_normal(shape).astype(np.float32)
     b = rng.standard_normal(shape[::-1]).astype(np.float32)

@@ -17,7 +17,7 @@ from ..place import CLPlace, runtime
 from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
 from .reduce_render import REDUCE_NAME, render_reduce
-from .render import KERNEL_NAME, ExprFn, params, render, tiled, tiles
+from .render import KERNEL_NAME, ExprFn, params, render, tile_shape, tiled, tiles
 from .spec import KernelSpec, Reduction
 
 CHUNK = {"chunked": 256}    # elements per work-item of elementwise kernels by kernel form (default 1)
@@ -85,16 +85,21 @@ class Prepared:
     buffers (at ``2k``, kept as None so the cache holds no memory), element offsets (``2k + 1``)
     and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements, or per
-tile in the chunked form's tiled kernels, see ``render.tiled``); the
-    work-group size is read at each launch."""
+    tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``); the work-group
+    size is read at each launch."""
 
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
         if work is None:
             chunk = CHUNK.get(form(place), 1)
-            work = tiles(plan.shape, chunk) if chunk > 1 and tiled(plan.spec) else -(-plan.n // chunk)
-            extra = (chunk,)
+            work, extra = -(-plan.n // chunk), (chunk,)
+            if tiled(plan.spec):
+                rows = 1
+                if chunk > 1:
+                    rows, chunk = tile_shape(plan.spec, expr, [st for _, _, st in plan.views], chunk)
+                    work = tiles(plan.shape, rows, chunk)
+                extra = (chunk, rows)
         self.work = work
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
         self.args = arguments(plan, extra)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -82,7 +82,7 @@ def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
     out += [(ctype(dt), f"s{k}", np.dtype(np.uint8) if dt.kind == "b" else dt) for k, dt in enumerate(spec.scalars)]
     out.append((idx, "n", idt))
     if spec.reduce is None:
-        out.append((idx, "ch", idt))
+        out += [(idx, "ch", idt)] + ([(idx, "rh", idt)] if tiled(spec) else [])
     else:
         real = real_dtype(spec.reduce.acc)
         out += [(idx, "K", idt), (idx, "P", idt)] + ([(ctype(real), "count", real)] if spec.reduce.mean else [])
@@ -263,31 +263,45 @@ def _element(spec: KernelSpec, expr: ExprFn, pad: str, index: Callable[[KernelSp
     return body
 
 
-TILE_ROWS = 16  # rows of a tile in the tiled form (columns: ``ch``)
+TILE_ROWS = 16  # rows of a tile in the tiled form, and the side of its private blocks
+TALL_TILE = (256, 16)  # (rows, columns) of the tiles of a transposed float8 layout (measured best on CPUs)
 
 
 def tiled(spec: KernelSpec) -> bool:
-    """Whether a chunked elementwise kernel walks 2-D tiles: strided kernels of rank 2 or more."""
+    """Whether a chunked elementwise kernel walks 2-D tiles: strided kernels of rank 2 or more.
+    Tiled kernels take the tile's rows as ``rh`` next to its columns ``ch``."""
     return spec.reduce is None and spec.strided and spec.rank >= 2
 
 
-def tiles(shape: tuple[int, ...], ch: int) -> int:
-    """Work-items of the tiled form over the collapsed ``shape``: one per TILE_ROWS x ``ch`` tile
-    of the last two axes, for every index of the others."""
+def tile_shape(spec: KernelSpec, expr: ExprFn, strides: Sequence[tuple[int, ...]], ch: int) -> tuple[int, int]:
+    """(rows, columns) of the tiles of a tiled kernel whose operands have ``strides``: tall
+    ``TALL_TILE`` tiles when the float8 transposed blocks apply (every strided input transposed,
+    every strided output row-major: the transposed reads of a tile's 16 columns stay in cache
+    across its rows), else TILE_ROWS x ``ch``."""
+    r, nout = spec.rank, len(spec.outputs)
+    transposed = all(st[r - 1 if k < nout else r - 2] == 1
+                     for k, (op, st) in enumerate(zip(spec.operands, strides)) if op.pattern == "s")
+    return TALL_TILE if transposed and vector_width(spec, expr, strided=True) > 1 else (TILE_ROWS, ch)
+
+
+def tiles(shape: tuple[int, ...], rows: int, cols: int) -> int:
+    """Work-items of the tiled form over the collapsed ``shape``: one per ``rows`` x ``cols``
+    tile of the last two axes, for every index of the others."""
     outer = 1
     for n in shape[:-2]:
         outer *= n
-    return outer * -(-shape[-2] // TILE_ROWS) * -(-shape[-1] // ch)
+    return outer * -(-shape[-2] // rows) * -(-shape[-1] // cols)
 
 
 def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
-    """The tiled form: work-item t takes a TILE_ROWS x ``ch`` tile of the last two axes (rows
+    """The tiled form: work-item t takes an ``rh`` x ``ch`` tile of the last two axes (rows
     ``c{r-2}``, columns ``c{r-1}``) at index t of the others; every element's address is a row
     base plus a column (no division per element).
 
     When every strided operand has a unit column stride, rows run as contiguous loops (float8
     blocks where the body vectorises). Otherwise (a transposed operand, say) the tile goes in
-    TILE_ROWS x TILE_ROWS blocks: the inputs are first loaded column by column into private
+    TILE_ROWS x TILE_ROWS blocks (8 x 8 float8 blocks where they apply, see
+    :func:`_transposed_blocks`): the inputs are first loaded column by column into private
     blocks, then the body runs and stores row by row, so each cache line read or written is
     used whole while it is in cache (a column of a transposed matrix is one line)."""
     idx, r = spec.index, spec.rank
@@ -298,10 +312,9 @@ def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
     lines = [f"    const {idx} C = d{r - 1}, R = {rows};",
              f"    {idx} t = get_global_id(0);",
              f"    const {idx} cb = (t % ((C + ch - 1) / ch)) * ch; t /= (C + ch - 1) / ch;",
-             f"    const {idx} rb = (t % ((R + {TILE_ROWS - 1}) / {TILE_ROWS})) * {TILE_ROWS}; "
-             f"t /= (R + {TILE_ROWS - 1}) / {TILE_ROWS};",
+             f"    const {idx} rb = (t % ((R + rh - 1) / rh)) * rh; t /= (R + rh - 1) / rh;",
              "    if (t * R * C >= n) return;",
-             f"    const {idx} ce = min(cb + ch, C), re = min(rb + {TILE_ROWS}, R);"]
+             f"    const {idx} ce = min(cb + ch, C), re = min(rb + rh, R);"]
     if r > 2:  # the other axes' coordinates of this tile
         lines = [f"    {idx} {', '.join(f'c{d}' for d in range(r - 2))};"] + lines + [
             f"    {{ {idx} q = t;", *[f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)], "      c0 = q; }"]
@@ -348,17 +361,18 @@ def _blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
         return f"{name}_q + {row_c} * {name}_s{r - 2} + {col_c} * {name}_s{r - 1}"
 
     inputs = [(k, op) for k, op in enumerate(spec.inputs) if op.pattern != "0"]
-    cell = f"[{row_c} - rb][{col_c} - jb]"
+    cell = f"[{row_c} - ib][{col_c} - jb]"
     flat = f"const {idx} g = (t * R + {row_c}) * C + {col_c};"
-    return _transposed_blocks(spec, expr) + [f"for ({idx} jb = cb; jb < ce; jb += {b}) {{",
-            f"    const {idx} je = min(jb + {b}, ce);",
+    return _transposed_blocks(spec, expr) + [f"for ({idx} jb = cb; jb < ce; jb += {b})",
+            f"for ({idx} ib = rb; ib < re; ib += {b}) {{",
+            f"    const {idx} je = min(jb + {b}, ce), ie = min(ib + {b}, re);",
             *[f"    {ctype(op.dtype)} b{k}[{b}][{b}];" for k, op in inputs],
             f"    for ({idx} {col_c} = jb; {col_c} < je; {col_c}++)",
-            f"        for ({idx} {row_c} = rb; {row_c} < re; {row_c}++) {{",
+            f"        for ({idx} {row_c} = ib; {row_c} < ie; {row_c}++) {{",
             f"            {flat}",
             *[f"            b{k}{cell} = in{k}[{at(spec, op, f'in{k}')}];" for k, op in inputs],
             "        }",
-            f"    for ({idx} {row_c} = rb; {row_c} < re; {row_c}++)",
+            f"    for ({idx} {row_c} = ib; {row_c} < ie; {row_c}++)",
             f"        for ({idx} {col_c} = jb; {col_c} < je; {col_c}++) {{",
             f"            {flat}",
             *_element(spec, expr, "            ", at, stepped=True,
