@@ -131,6 +131,18 @@ class DArray:
         out = self.get()
         return out if dtype is None else out.astype(dtype, copy=False)
 
+    def __reduce__(self) -> tuple:
+        """Pickle through a host copy (see ``darray.interop``)."""
+        from .interop import reduce
+
+        return reduce(self)
+
+    def to_pyopencl(self) -> Any:
+        """A ``pyopencl.array.Array`` sharing this array's memory (see ``darray.interop``)."""
+        from .interop import to_pyopencl
+
+        return to_pyopencl(self)
+
     def eval(self) -> "DArray":
         """Materialise a pending lazy graph now; returns self."""
         self._data()
