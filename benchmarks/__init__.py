@@ -13,8 +13,9 @@ import importlib
 import sys
 import time
 import warnings
-from typing import Callable
+from typing import Any, Callable
 
+from . import report
 from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random"]
@@ -28,9 +29,23 @@ def load_families() -> None:
         importlib.import_module(f"{__name__}.{name}")
 
 
+def _progress(total: int) -> Any:
+    """A tqdm bar over the cases on a terminal (tqdm from the ``bench`` extra), else None."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="case", leave=False)
+
+
 def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | None = None,
-        echo: Callable[[str], None] | None = None) -> tuple[list[Result], dict]:
-    """Run the suite (or the cases whose ``family.name`` contains one of ``only``); print the table."""
+        echo: Callable[[str], None] | None = None, plot_path: str | None = None,
+        compare_path: str | None = None) -> tuple[list[Result], dict]:
+    """Run the suite (or the cases whose ``family.name`` contains one of ``only``); print the
+    table, then the change against the run in ``compare_path`` and the chart to ``plot_path``
+    (see ``report``)."""
     import pyopencl as cl
 
     import darray as da
@@ -45,8 +60,14 @@ def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | 
     place = da.place.default()
     header = f"darray bench on {describe(place)}" + (" --quick" if quick else "")
     out(f"{header}: {len(cases)} cases")
+    old = report.load(compare_path) if compare_path else None  # a bad file fails before the run
     t0 = time.perf_counter()
-    results = run_cases(cases, quick=quick, place=place, echo=out)
+    bar = _progress(len(cases))
+    try:
+        results = run_cases(cases, quick=quick, place=place, echo=None if bar else out, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     seconds = time.perf_counter() - t0
     out("")
     out(header)
@@ -62,5 +83,11 @@ def run(*, quick: bool = False, json_path: str | None = None, only: list[str] | 
     if json_path:
         write_json(json_path, data)
         out(f"wrote {json_path}")
+    if old is not None:
+        out(f"\nchange against {compare_path}:")
+        for line in report.compare(old, data):
+            out(line)
+    if plot_path:
+        out(f"wrote {plot_path} ({report.plot(data, plot_path)} ratios)")
     sys.stdout.flush()
     return results, data

@@ -270,8 +270,9 @@ def registry() -> list[CaseDef]:
 
 # -- running ----------------------------------------------------------------------------------
 def run_cases(cases: Iterable[CaseDef], *, quick: bool, place: Any, echo: Callable[[str], None] | None = None,
-              shared: dict[str, Any] | None = None) -> list[Result]:
-    """Run ``cases`` in order; an exception becomes the case's ``error`` and the rest go on."""
+              shared: dict[str, Any] | None = None, progress: Any = None) -> list[Result]:
+    """Run ``cases`` in order; an exception becomes the case's ``error`` and the rest go on.
+    ``echo`` gets a line per case as it starts; ``progress`` (a tqdm bar) gets its name and a tick."""
     from darray.place import CLPlace
 
     shared = {} if shared is None else shared
@@ -281,6 +282,8 @@ def run_cases(cases: Iterable[CaseDef], *, quick: bool, place: Any, echo: Callab
         t0 = time.perf_counter()
         if echo:
             echo(f"  {c.key} ...")
+        if progress is not None:
+            progress.set_description(c.key)
         try:
             if c.needs_opencl and not isinstance(place, CLPlace):
                 raise Skip(f"needs an OpenCL place, the default is {place}")
@@ -298,6 +301,8 @@ def run_cases(cases: Iterable[CaseDef], *, quick: bool, place: Any, echo: Callab
                 pass
         res.seconds = time.perf_counter() - t0
         out.append(res)
+        if progress is not None:
+            progress.update(1)
     return out
 
 

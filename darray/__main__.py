@@ -4,8 +4,10 @@
   default place, allocator stats.
 - ``demo``: a short showcase, every step checked against NumPy and timed (``darray._demo``);
   exits non-zero on any FAIL.
-- ``bench [--quick] [--json PATH] [--only NAME]``: the benchmark suite in ``benchmarks/``
-  (the package ``darray.benchmarks``): one table of figures and ratios from the same run.
+- ``bench [--quick] [--json PATH] [--only NAME] [--plot PATH] [--compare OLD.json]``: the
+  benchmark suite in ``benchmarks/`` (the package ``darray.benchmarks``): one table of figures
+  and ratios from the same run, a progress bar on a terminal, a chart of the ratios against
+  their targets, the change against an earlier run.
 
 ``--device PLACE`` (any subcommand) sets ``DARRAY_DEVICE`` for the run.
 """
@@ -76,7 +78,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         for c in benchmarks.registry():
             print(c.key)
         return 0
-    results, data = benchmarks.run(quick=args.quick, json_path=args.json, only=args.only)
+    results, data = benchmarks.run(quick=args.quick, json_path=args.json, only=args.only, plot_path=args.plot,
+                                   compare_path=args.compare)
     if data["errors"]:
         return 1
     if args.strict and data["targets_missed"]:
@@ -104,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
     bench.add_argument("--only", nargs="*", metavar="NAME", help="run the cases whose family.name contains one of these")
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
+    bench.add_argument("--plot", metavar="PATH", help="draw the ratios against their targets into PATH (png/svg/pdf)")
+    bench.add_argument("--compare", metavar="OLD", help="print the change of every figure against OLD (a --json file)")
     bench.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     bench.set_defaults(func=cmd_bench)
     return parser

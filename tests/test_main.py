@@ -12,7 +12,7 @@ import pytest
 import darray as da
 from darray import __main__ as cli
 from darray import _demo
-from darray.benchmarks import harness
+from darray.benchmarks import harness, report
 
 MEMORY_CASES = {
     "memory.copy_bandwidth": {"raw_kernel_GBps", "darray_kernel_GBps", "darray_wall_GBps", "numpy_copyto_GBps"},
@@ -76,10 +76,11 @@ def test_demo_on_cpu_place(tmp_path):
 
 def test_bench_quick_json(tmp_path):
     _require_opencl()
-    out = tmp_path / "bench.json"
-    proc = _run(tmp_path, "bench", "--quick", "--json", str(out))
+    out, png = tmp_path / "bench.json", tmp_path / "bench.png"
+    proc = _run(tmp_path, "bench", "--quick", "--json", str(out), "--plot", str(png))
     assert proc.returncode == 0, _explain(proc)
     data = json.loads(out.read_text())
+    assert png.read_bytes()[:4] == b"\x89PNG" and f"wrote {png}" in proc.stdout
     assert data["quick"] is True
     assert data["errors"] == []
     assert {"environment", "cases", "targets_missed", "seconds"} <= set(data)
@@ -99,6 +100,27 @@ def test_bench_quick_json(tmp_path):
     overlap = data["cases"]["scheduler.stream_overlap"]["figures"]["overlap_fraction"]
     assert 0.0 <= overlap <= 1.0
     assert "case" in proc.stdout and "target" in proc.stdout  # the table
+
+
+def _report_data(value: float) -> dict:
+    case = {"family": "fam", "figures": {"GBps": value * 10}, "units": {"GBps": "GB/s"}, "ratios": {"r": value},
+            "labels": {"r": "a ratio"}, "targets": {"r": {"op": ">=", "value": 1.0, "met": value >= 1}},
+            "error": None, "skipped": None}
+    return {"environment": {"place": "cl:0"}, "cases": {"fam.one": case, "fam.two": {**case, "ratios": {}}}}
+
+
+def test_bench_compare_and_plot(tmp_path):
+    lines = report.compare(_report_data(0.5), _report_data(0.75))
+    assert any("a ratio" in line and "+50.0%" in line for line in lines)
+    assert any("GB/s" in line for line in lines)
+    old = {**_report_data(1), "cases": {**_report_data(1)["cases"], "fam.gone": _report_data(1)["cases"]["fam.one"]}}
+    assert report.compare(old, _report_data(1))[-1] == "only in the old run: fam.gone"
+    assert report.plot(_report_data(2), str(tmp_path / "r.svg")) == 1
+    assert (tmp_path / "r.svg").read_text().lstrip().startswith("<?xml")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(ValueError, match="not a bench --json file"):
+        report.load(str(bad))
 
 
 def test_bench_list_and_only(capsys):
