@@ -39,6 +39,9 @@ from .place import CLPlace, CPUPlace
 from . import interop, random
 from .interop import from_pyopencl
 from .sched import Stream, profile, stream, synchronize
+from . import _dask
+
+_dask.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)
 

@@ -1,0 +1,114 @@
+"""darray arrays as Dask chunks (the ``dask`` extra).
+
+darray registers itself with Dask as soon as both are imported, in either order: DArray
+becomes a chunk type Dask wraps (and does not defer to), and Dask's per-type lookups get
+darray's functions: concatenate, tensordot, take, empty, divide, percentile, numel/nannumel,
+the host conversion and ``sizeof``. So ``dask.array.from_array(x, chunks=...)``,
+``map_blocks``, elementwise ops, reductions, matmul and ``rechunk`` run with darray chunks;
+Dask's NumPy calls on chunks (``np.sum``, ``np.matmul``, ...) reach darray through NumPy's
+protocols. Chunks pickle through a host copy (``darray.interop``), so the distributed scheduler
+moves them between workers, each putting them on its own device.
+
+``dask.array.random`` has no hook for a chunk type's generator; the recipe is
+``x.map_blocks(lambda b, block_info=None: da.random.default_rng(seed + block_info[0]['num-chunks']...))``
+as in ``examples/dask_chunks.py``: one darray generator per block, seeded by the block's index.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import sys
+from typing import Any
+
+import numpy as np
+
+TRIGGER = "dask.array"  # the module whose import completes Dask's array dispatch tables
+
+
+def _percentile(a: Any, q: Any, method: str = "linear") -> tuple[Any, int]:
+    """Dask's per-chunk percentile: (values at ``q`` percent, the chunk's length); computed on the host
+    (Dask merges the chunks' percentiles in NumPy)."""
+    host = np.asarray(a.get()).ravel()
+    return (np.percentile(host, q, method=method) if host.size else np.full(len(q), np.nan)), len(host)
+
+
+def _numel(x: Any, **kwargs: Any) -> Any:
+    """Elements along ``axis`` (Dask's ``numel`` for a mean), as an array of the kept shape."""
+    import darray as da
+
+    axis, keepdims, dtype = kwargs.get("axis"), kwargs.get("keepdims", False), kwargs.get("dtype", np.float64)
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    shape = tuple(1 if i in {a % max(x.ndim, 1) for a in axes} else n for i, n in enumerate(x.shape)) \
+        if keepdims else tuple(n for i, n in enumerate(x.shape) if i not in {a % max(x.ndim, 1) for a in axes})
+    return da.full(shape, count, dtype=dtype, device=x.device)
+
+
+def _nannumel(x: Any, **kwargs: Any) -> Any:
+    """Non-NaN elements along ``axis`` (Dask's ``nannumel``)."""
+    import darray as da
+
+    return da.sum(~da.isnan(x), axis=kwargs.get("axis"), keepdims=kwargs.get("keepdims", False),
+                  dtype=kwargs.get("dtype", np.float64))
+
+
+def _concatenate(arrays: Any, axis: int = 0) -> Any:
+    import darray as da
+
+    return da.concat(list(arrays), axis=axis)
+
+
+def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    import darray as da
+
+    return da.empty(shape, dtype=dtype)
+
+
+def register() -> None:
+    """Register DArray with Dask's chunk types and dispatch lookups (idempotent)."""
+    import dask.array.dispatch as dispatch
+    from dask.array.chunk_types import register_chunk_type
+    from dask.sizeof import sizeof
+
+    import darray as da
+
+    register_chunk_type(da.DArray)
+    dispatch.concatenate_lookup.register(da.DArray, _concatenate)
+    dispatch.tensordot_lookup.register(da.DArray, da.tensordot)
+    dispatch.take_lookup.register(da.DArray, lambda a, indices, axis=None: da.take(a, indices, axis=axis))
+    dispatch.empty_lookup.register(da.DArray, _empty)
+    dispatch.divide_lookup.register(da.DArray, da.divide)
+    dispatch.percentile_lookup.register(da.DArray, _percentile)
+    dispatch.numel_lookup.register(da.DArray, _numel)
+    dispatch.nannumel_lookup.register(da.DArray, _nannumel)
+    dispatch.to_numpy_dispatch.register(da.DArray, lambda x, **kwargs: x.get())
+    sizeof.register(da.DArray)(lambda x: x.nbytes)
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs :func:`register` right after ``dask.array`` is first imported (then leaves ``sys.meta_path``)."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != TRIGGER:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            register()
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install() -> None:
+    """Register now when Dask's arrays are already imported, else when they are."""
+    if TRIGGER in sys.modules:
+        register()
+    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport())
