@@ -9,9 +9,9 @@ Dask's NumPy calls on chunks (``np.sum``, ``np.matmul``, ...) reach darray throu
 protocols. Chunks pickle through a host copy (``darray.interop``), so the distributed scheduler
 moves them between workers, each putting them on its own device.
 
-``dask.array.random`` has no hook for a chunk type's generator; the recipe is
-``x.map_blocks(lambda b, block_info=None: da.random.default_rng(seed + block_info[0]['num-chunks']...))``
-as in ``examples/dask_chunks.py``: one darray generator per block, seeded by the block's index.
+``dask.array.random.default_rng(da.random.default_rng(seed))`` draws darray chunks: Dask spawns
+one :class:`darray.random.Philox` per block from its SeedSequence, so the blocks are independent
+streams and the same seed gives the same array.
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@
  *   normal32(__global float *out, ...same...)      Box-Muller on words (w0, w1) and (w2, w3):
  *       r = sqrt(-2 log(1 - u)), t = 2 pi v; the first of a pair gets r cos t, the second r sin t
  *   normal64(__global double *out, ...same...)     the same on pairs 0 (u) and 1 (v)
- *   log, cos and sin are darray's own (BOX_MULLER below): + - * / sqrt and bit operations only,
- *   contraction off, so every IEEE device and NumPy give the same bits.
+ *   log, cos and sin are darray's own (BOX_MULLER below): + - * / sqrt and bit operations only
+ *   (darray builds every program with contraction off), so every IEEE device and NumPy give the same bits.
  *   integers(__global T *out, long out_o, long size, uint k0, uint k1, ulong base, ulong low, ulong rng,
  *            long n, long ch)
  *       out = low + an unbiased draw in [0, rng] (Lemire's multiply-shift with rejection on the
@@ -24,7 +24,6 @@
  *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
  *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
  */
-#pragma OPENCL FP_CONTRACT OFF
 #ifdef DARRAY_FP64
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif

@@ -210,3 +210,35 @@ def test_bad_input(any_place, call, word):
     with pytest.raises(ValueError, match=word):
         call(rng, any_place)
     assert rng.random(3, device=any_place).shape == (3,)  # the next call works
+
+
+def test_out_fills_the_given_array(any_place):
+    out = da.empty((3, 4), dtype=da.float32, device=any_place)
+    got = da.random.default_rng(9).random(out=out)
+    assert got is out
+    np.testing.assert_array_equal(out.get(), da.random.default_rng(9).random((3, 4), dtype=np.float32,
+                                                                             device=any_place).get())
+    z = da.random.default_rng(9).standard_normal(out=out)
+    assert z is out and np.isfinite(out.get()).all()
+    rng = da.random.default_rng(9)
+    with pytest.raises(ValueError, match="size"):
+        rng.random((2, 2), out=out)
+    with pytest.raises(TypeError, match="dtype"):
+        rng.random(dtype=np.float64, out=out)
+    with pytest.raises(TypeError, match="out must be a DArray"):
+        rng.random(out=np.empty(3, np.float32))
+    with pytest.raises(ValueError, match="out decides the place"):
+        rng.random(out=out, device=any_place)
+
+
+def test_philox_bit_generator():
+    """default_rng(Philox(s)) is default_rng(s); a Generator exposes its bit generator."""
+    bg = da.random.Philox(5)
+    assert bg.key == da.random.default_rng(5).key and bg.seed_seq.entropy == 5
+    g = da.random.default_rng(bg)
+    assert g.bit_generator is bg
+    np.testing.assert_array_equal(g.random(8, device="cpu").get(), da.random.default_rng(5).random(8, device="cpu").get())
+    seq = np.random.SeedSequence(11)
+    assert da.random.Philox(seq).key == da.random.default_rng(seq).key
+    with pytest.raises(ValueError, match="seed"):
+        da.random.Philox(-3)

@@ -95,9 +95,9 @@ def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
 
 
 def prologue(spec: KernelSpec) -> list[str]:
-    """Extension pragmas and the helper headers the kernel needs; contraction off, so that an FMA
-    never changes a result between devices, forms and the host path."""
-    lines = ["#pragma OPENCL FP_CONTRACT OFF"]
+    """Extension pragmas and the helper headers the kernel needs (contraction is off in every
+    darray program: ``place._programs.PROLOGUE``)."""
+    lines = []
     if _uses_double(spec):
         lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define DARRAY_FP64 1")
     if _uses_half(spec):

@@ -23,8 +23,7 @@ from ..errors import DeviceError
 from ._discovery import DeviceInfo, found
 from ._programs import _VERSION, build, cache_dir
 
-SOURCE = """#pragma OPENCL FP_CONTRACT OFF
-__kernel void probe(__global const float *x, __global float *y, __global long *z) {
+SOURCE = """__kernel void probe(__global const float *x, __global float *y, __global long *z) {
     size_t i = get_global_id(0);
     y[i] = x[i] * 0.5f + x[i];
     z[i] = (long)i * 3000000007L;

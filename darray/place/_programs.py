@@ -15,7 +15,10 @@ import pyopencl as cl
 
 from ..errors import DeviceError, cl_errors
 
-_VERSION = "0.1.0"
+_VERSION = "0.1.1"  # part of every cache key: bump when what build() adds to a source changes
+# Prepended to every source darray builds: no FMA contraction, so a result never depends on the
+# device, the kernel form or whether the host path computed it (OpenCL's default allows contraction).
+PROLOGUE = "#pragma OPENCL FP_CONTRACT OFF\n"
 
 
 def cache_dir() -> Path | None:
@@ -36,9 +39,9 @@ def _quiet() -> Iterator[None]:
 
 
 def build(context: cl.Context, device: cl.Device, source: str, options: str = "") -> cl.Program:
-    """``source`` built for ``device`` with ``options`` (no pyopencl cache); DeviceError carrying
-    the build log when it fails."""
-    prg = cl.Program(context, source)
+    """``PROLOGUE + source`` built for ``device`` with ``options`` (no pyopencl cache); DeviceError
+    carrying the build log when it fails."""
+    prg = cl.Program(context, PROLOGUE + source)
     try:
         with _quiet():
             prg.build(options=options, devices=[device], cache_dir=False)

@@ -29,7 +29,7 @@ from ..ops.sorting import argsort
 from ..place import Place, PlaceLike, parse
 from ._philox import blocks, draw
 
-__all__ = ["Generator", "default_rng"]
+__all__ = ["Generator", "Philox", "default_rng"]
 
 
 def _shape(size: Any, op: str) -> tuple[int, ...]:
@@ -60,14 +60,62 @@ def _finite(op: str, **values: Any) -> None:
             raise ValueError(f"darray random.{op}: {name} must be a finite scalar, got {v!r}")
 
 
+def _out_args(out: Any, size: Any, dtype: Any, device: PlaceLike, place: PlaceLike, op: str) -> tuple:
+    """(size, dtype, device) of a draw into ``out`` (NumPy's rules: TypeError for another dtype
+    or a non-array, ValueError for another size or a device besides out's)."""
+    if out is None:
+        return size, dtype, device
+    if not isinstance(out, DArray):
+        raise TypeError(f"darray random.{op}: out must be a DArray, got {type(out).__name__}")
+    if size is not None and _shape(size, op) != out.shape:
+        raise ValueError(f"darray random.{op}: size {size} differs from out's shape {out.shape}")
+    if dtype is not None and _dt.as_dtype(dtype, f"random.{op}") != out.dtype:
+        raise TypeError(f"darray random.{op}: dtype {dtype} differs from out's dtype {out.dtype}")
+    if device is not None or place is not None:
+        raise ValueError(f"darray random.{op}: out decides the place; give no device= or place=")
+    return out.shape, out.dtype, out.place
+
+
+def _into(out: DArray | None, drawn: DArray) -> DArray:
+    if out is None:
+        return drawn
+    out[...] = drawn
+    return out
+
+
+class Philox:
+    """Philox4x32-10's 64-bit key from ``numpy.random.SeedSequence(seed)`` (None: fresh entropy;
+    a SeedSequence as it is): the bit generator of a :class:`Generator` (``default_rng(Philox(s))``).
+    See also: numpy.random.Philox (darray: no state beyond the key; the counter is the Generator's).
+    It has what Dask's random module asks of a bit generator (``_seed_seq``, construction from a
+    SeedSequence), so ``dask.array.random.default_rng(da.random.default_rng(s))`` draws darray chunks."""
+
+    def __init__(self, seed: Any = None) -> None:
+        if not isinstance(seed, np.random.SeedSequence):
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+                raise ValueError(f"darray random: seed must be a non-negative integer or None, got {seed!r}")
+            seed = np.random.SeedSequence(seed)
+        self._seed_seq = seed
+        k0, k1 = (int(k) for k in seed.generate_state(2, np.uint32))
+        self.key = (k0, k1)
+
+    @property
+    def seed_seq(self) -> np.random.SeedSequence:
+        return self._seed_seq
+
+    def __repr__(self) -> str:
+        return f"Philox(key={self.key[0]:08x}{self.key[1]:08x})"
+
+
 class Generator:
     """Draws from Philox4x32-10 with a 64-bit key and counter. See also: numpy.random.Generator.
 
     Methods take ``device=`` (or ``place=``); the default is the current place. ``size=None``
     gives a 0-d array where NumPy returns a scalar."""
 
-    def __init__(self, key: tuple[int, int], seed_seq: np.random.SeedSequence, counter: int = 0) -> None:
-        self.key, self.seed_seq, self.counter = key, seed_seq, counter
+    def __init__(self, bit_generator: Philox, counter: int = 0) -> None:
+        self.bit_generator, self.counter = bit_generator, counter
+        self.key, self.seed_seq = bit_generator.key, bit_generator.seed_seq
 
     def __repr__(self) -> str:
         return f"Generator(Philox4x32-10, key={self.key[0]:08x}{self.key[1]:08x}, counter={self.counter})"
@@ -80,16 +128,18 @@ class Generator:
 
     def spawn(self, n: int) -> list[Generator]:
         """``n`` independent generators (keys from ``SeedSequence.spawn``). See also: numpy.random.Generator.spawn."""
-        return [_from_seq(s) for s in self.seed_seq.spawn(n)]
+        return [Generator(Philox(s)) for s in self.seed_seq.spawn(n)]
 
-    def random(self, size: Any = None, dtype: Any = None, *, device: PlaceLike = None,
+    def random(self, size: Any = None, dtype: Any = None, out: DArray | None = None, *, device: PlaceLike = None,
                place: PlaceLike = None) -> DArray:
-        """Floats in [0, 1) from the top 24 (float32) or 53 (float64) bits; never 1.0.
+        """Floats in [0, 1) from the top 24 (float32) or 53 (float64) bits; never 1.0. ``out``: an
+        array to fill (its shape, dtype and place are the draw's).
 
         See also: numpy.random.Generator.random (default dtype: float64, float32 on a device without it)."""
+        size, dtype, device = _out_args(out, size, dtype, device, place, "random")
         at = _place(device, place, "random")
         dt = _float(dtype, at, "random")
-        return self._draw("random32" if dt == _dt.float32 else "random64", _shape(size, "random"), dt, at)
+        return _into(out, self._draw("random32" if dt == _dt.float32 else "random64", _shape(size, "random"), dt, at))
 
     def uniform(self, low: float = 0.0, high: float = 1.0, size: Any = None, dtype: Any = None, *,
                 device: PlaceLike = None, place: PlaceLike = None) -> DArray:
@@ -102,13 +152,15 @@ class Generator:
         u = self.random(size, dtype, device=device, place=place)
         return u * (high - low) + low
 
-    def standard_normal(self, size: Any = None, dtype: Any = None, *, device: PlaceLike = None,
-                        place: PlaceLike = None) -> DArray:
+    def standard_normal(self, size: Any = None, dtype: Any = None, out: DArray | None = None, *,
+                        device: PlaceLike = None, place: PlaceLike = None) -> DArray:
         """Normal(0, 1) floats by Box-Muller (darray's own log, cos and sin: the same bits on every
-        place). See also: numpy.random.Generator.standard_normal."""
+        place); ``out`` as in :meth:`random`. See also: numpy.random.Generator.standard_normal."""
+        size, dtype, device = _out_args(out, size, dtype, device, place, "standard_normal")
         at = _place(device, place, "standard_normal")
         dt = _float(dtype, at, "standard_normal")
-        return self._draw("normal32" if dt == _dt.float32 else "normal64", _shape(size, "standard_normal"), dt, at)
+        shape = _shape(size, "standard_normal")
+        return _into(out, self._draw("normal32" if dt == _dt.float32 else "normal64", shape, dt, at))
 
     def normal(self, loc: float = 0.0, scale: float = 1.0, size: Any = None, dtype: Any = None, *,
                device: PlaceLike = None, place: PlaceLike = None) -> DArray:
@@ -225,18 +277,10 @@ def _population(a: Any, place: Place) -> tuple[DArray | None, int]:
     return pop, pop.shape[0]
 
 
-def _from_seq(seq: np.random.SeedSequence) -> Generator:
-    k0, k1 = (int(k) for k in seq.generate_state(2, np.uint32))
-    return Generator((k0, k1), seq)
-
-
 def default_rng(seed: Any = None) -> Generator:
     """A Generator keyed by ``numpy.random.SeedSequence(seed)`` (None: fresh entropy); a
-    Generator passes through. See also: numpy.random.default_rng (darray's streams differ)."""
+    Generator passes through, a :class:`Philox` is used as it is. See also:
+    numpy.random.default_rng (darray's streams differ)."""
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, np.random.SeedSequence):
-        return _from_seq(seed)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"darray random.default_rng: seed must be a non-negative integer or None, got {seed!r}")
-    return _from_seq(np.random.SeedSequence(seed))
+    return Generator(seed if isinstance(seed, Philox) else Philox(seed))

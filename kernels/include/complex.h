@@ -15,8 +15,7 @@
  */
 #define DARRAY_COMPLEX_BASIC(R, C)                                                   \
 inline C cmul_##R(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
-inline C cdiv_##R(C a, C b) {  /* Smith's algorithm, as NumPy's complex divide, unfused */ \
-    _Pragma("OPENCL FP_CONTRACT OFF") /* an FMA may round a tiny part to the other signed zero */ \
+inline C cdiv_##R(C a, C b) {  /* Smith's algorithm, as NumPy's complex divide (unfused, as all) */ \
     const R ar = fabs(b.x), ai = fabs(b.y);                                          \
     if (ar >= ai) {                                                                  \
         if (ar == 0 && ai == 0) return (C)(a.x / ar, a.y / ai);                      \
