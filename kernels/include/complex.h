@@ -14,7 +14,9 @@
  * an asymptotic form and csqrt/clog scale, so nothing overflows before the result does.
  */
 #define DARRAY_COMPLEX_BASIC(R, C)                                                   \
-inline C cmul_##R(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
+inline C cmul_##R(C a, C b) {  /* (ax bx - ay by, ax by + ay bx) as one vector sum: the same bits, */ \
+    return a.xx * b + a.yy * (C)(-b.y, b.x);  /* and Intel's compiler keeps the signs of zeros */ \
+} \
 inline C cdiv_##R(C a, C b) {  /* Smith's algorithm, as NumPy's complex divide (unfused, as all) */ \
     const R ar = fabs(b.x), ai = fabs(b.y);                                          \
     if (ar >= ai) {                                                                  \
