@@ -36,6 +36,8 @@ from .ops.sorting import __all__ as _sorting_all
 from .ops.sets import *  # noqa: F403
 from .ops.sets import __all__ as _sets_all
 from .place import CLPlace, CPUPlace
+from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
+from .interop import from_dlpack
 from . import random
 from .sched import Stream, profile, stream, synchronize
 
@@ -59,4 +61,5 @@ __all__ = [
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
     *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
+    "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi", "from_dlpack",
 ]

@@ -131,6 +131,25 @@ class DArray:
         out = self.get()
         return out if dtype is None else out.astype(dtype, copy=False)
 
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The ``darray`` module (Array API)."""
+        from ._namespace import array_namespace
+
+        return array_namespace(self, api_version=api_version)
+
+    def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+        """A DLPack capsule: shared host-addressable memory, else BufferError (``interop.dlpack``)."""
+        from .interop.dlpack import dlpack
+
+        return dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self, /) -> tuple[int, int]:
+        """``(kDLCPU, 0)`` where the host can address the memory, else ``(kDLOpenCL, index)``."""
+        from .interop.dlpack import dlpack_device
+
+        return dlpack_device(self)
+
     def eval(self) -> "DArray":
         """Materialise a pending lazy graph now; returns self."""
         self._data()

@@ -158,7 +158,7 @@ def write(target: DArray, value: Any) -> None:
         run_into(value, target, "setitem")
 
 
-def asarray(obj: Any, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
+def asarray(obj: Any, /, *, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
     """Convert ``obj`` (NumPy array, nested list, scalar, DArray) to a DArray on ``device``.
 
     See also: numpy.asarray. ``copy=False`` raises ValueError when a copy is needed.

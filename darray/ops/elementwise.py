@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
+from .._typing import ArrayLike
 from ..lazy import graph, host, record
 from ..place import CLPlace, CPUPlace, Place
 from . import _dispatch as D
@@ -153,13 +154,47 @@ def apply(name: str, *args: Any) -> DArray:
     return record(value, place)
 
 
-def _make(op: Op) -> Callable[..., DArray]:
-    def fn(*args: Any) -> DArray:
-        return apply(op.name, *args)
+def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
+    """NumPy's rules for writing a result of ``dtype`` and ``shape`` into ``out`` (an in-place
+    operator's target or an ``out=`` array): same shape, a 'same_kind' cast, and here the same place."""
+    if not isinstance(out, DArray):
+        raise TypeError(f"darray {name}: out must be a DArray, got {type(out).__name__}")
+    if shape != out.shape:
+        raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
+                         f"the broadcast shape {shape}")
+    if not _dt.can_cast(dtype, out.dtype, casting="same_kind"):
+        raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
+                        "'same_kind' (output operand)")
+    if out.place != place:
+        raise ValueError(f"darray {name}: the output is on {out.place}, the arguments on {place}")
 
-    fn.__name__ = fn.__qualname__ = op.name
+
+def into(out: DArray, name: str, *args: Any) -> DArray:
+    """``name(*args)`` computed into ``out`` (one fused kernel on OpenCL places); returns ``out``.
+    Pending graphs reading ``out`` see its old values."""
+    from .._convert import write
+
+    value, dtype, shape, place = build(name, *args)
+    check_out(name, out, dtype, shape, place)
+    write(out, value)
+    return out
+
+
+def _make(op: Op) -> Callable[..., DArray]:
+    """The public function of ``op`` with the Array API's positional-only parameters."""
+    name = op.name
+    if op.arity == 1:
+        def fn(x: ArrayLike, /) -> DArray:
+            return apply(name, x)
+    elif op.arity == 2:
+        def fn(x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+            return apply(name, x1, x2)
+    else:
+        def fn(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+            return apply(name, condition, x1, x2)
+    fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n"
-                  f"See also: numpy.{getattr(op.ref, '__name__', op.name)}")
+                  f"See also: numpy.{getattr(op.ref, '__name__', name)}")
     return fn
 
 
@@ -168,7 +203,7 @@ globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
+def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:
     """x limited to [min, max]; either bound may be None. See also: numpy.clip."""
     if min is None and max is None:
         return apply("positive", x)
@@ -179,7 +214,7 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
     return apply("clip", x, min, max)
 
 
-def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
+def round(x: ArrayLike, /, decimals: int = 0) -> DArray:  # noqa: A001
     """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round.
 
     Integers keep their dtype (unchanged for ``decimals >= 0``); bool rounds only with
