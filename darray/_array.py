@@ -4,7 +4,7 @@ Operators are one line each into ``darray.ops`` (installed by ``ops._operators``
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -90,6 +90,27 @@ class DArray:
         if not self.ndim:
             raise TypeError("iteration over a 0-d darray")
         return (self[i] for i in range(self.shape[0]))
+
+    if TYPE_CHECKING:  # installed by ``ops._operators``; declared here for type checkers
+        def _binary(self, other: Any, /) -> DArray: ...
+        __add__ = __radd__ = __iadd__ = __sub__ = __rsub__ = __isub__ = __mul__ = __rmul__ = __imul__ = _binary
+        __truediv__ = __rtruediv__ = __itruediv__ = __floordiv__ = __rfloordiv__ = __ifloordiv__ = _binary
+        __mod__ = __rmod__ = __imod__ = __pow__ = __rpow__ = __ipow__ = __matmul__ = __rmatmul__ = _binary
+        __imatmul__ = __and__ = __rand__ = __iand__ = __or__ = __ror__ = __ior__ = __xor__ = __rxor__ = _binary
+        __ixor__ = __lshift__ = __rlshift__ = __ilshift__ = __rshift__ = __rrshift__ = __irshift__ = _binary
+        __lt__ = __le__ = __gt__ = __ge__ = _binary
+        __eq__ = __ne__ = _binary  # type: ignore[assignment]
+
+        def _unary(self) -> DArray: ...
+        __neg__ = __pos__ = __abs__ = __invert__ = _unary
+
+        def _reduce(self, axis: Any = None, **kw: Any) -> DArray: ...
+        sum = prod = max = min = mean = any = all = argmax = argmin = var = std = _reduce
+
+        def argsort(self, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> DArray: ...
+        def sort(self, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> None: ...
+        def __getitem__(self, key: Any, /) -> DArray: ...
+        def __setitem__(self, key: Any, value: Any, /) -> None: ...
 
     # -- storage ----------------------------------------------------------------
     def _data(self) -> Any:

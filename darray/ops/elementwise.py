@@ -6,7 +6,7 @@ the CPU place they run through NumPy. dtypes follow NumPy 2's ufunc loop resolut
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -202,6 +202,21 @@ _FUNCS = {op.name: _make(op) for op in OPS if op.name not in ("clip", "round")}
 globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
+if TYPE_CHECKING:  # the functions made above, for type checkers (test_typing keeps this equal to the table)
+    def _unary(x: ArrayLike, /) -> DArray: ...
+    def _binary(x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
+    def where(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
+    abs = absolute = acos = acosh = arccos = arccosh = arcsin = arcsinh = arctan = arctanh = asin = asinh = _unary
+    atan = atanh = bitwise_invert = bitwise_not = ceil = conj = conjugate = cos = cosh = exp = expm1 = _unary
+    floor = imag = invert = isfinite = isinf = isnan = log = log10 = log1p = log2 = logical_not = _unary
+    negative = positive = real = reciprocal = relu = sigmoid = sign = signbit = silu = sin = sinh = _unary
+    sqrt = square = tan = tanh = trunc = _unary
+    add = arctan2 = atan2 = bitwise_and = bitwise_left_shift = bitwise_or = bitwise_right_shift = _binary
+    bitwise_xor = copysign = divide = equal = floor_divide = greater = greater_equal = hypot = _binary
+    left_shift = less = less_equal = logaddexp = logical_and = logical_or = logical_xor = maximum = _binary
+    minimum = mod = multiply = nextafter = not_equal = pow = power = remainder = right_shift = _binary
+    subtract = true_divide = _binary
+
 
 def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:
     """x limited to [min, max]; either bound may be None. See also: numpy.clip."""
@@ -241,4 +256,5 @@ def round(x: ArrayLike, /, decimals: int = 0) -> DArray:  # noqa: A001
     return apply("divide", apply("round", apply("multiply", x, scale)), scale)
 
 
-__all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])
+if not TYPE_CHECKING:  # type checkers star-import the public names, declared above
+    __all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])
