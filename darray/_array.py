@@ -171,6 +171,18 @@ class DArray:
 
         return dlpack_device(self)
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy ufuncs run darray's ops on this array's place (``interop.ufunc``)."""
+        from .interop.ufunc import call
+
+        return call(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """NumPy functions run darray's function (``interop.function``)."""
+        from .interop.function import call
+
+        return call(func, args, kwargs)
+
     def eval(self) -> "DArray":
         """Materialise a pending lazy graph now; returns self."""
         self._data()

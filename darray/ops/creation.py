@@ -70,21 +70,25 @@ def _like(x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
 
 
 def empty_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.empty_like."""
     dt, place = _like(x, dtype, device)
     return _empty(x.shape, dt, place)
 
 
 def zeros_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.zeros_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, 0, dtype=dt, device=place)
 
 
 def ones_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.ones_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, 1, dtype=dt, device=place)
 
 
 def full_like(x: DArray, /, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.full_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, fill_value, dtype=dt, device=place)
 

@@ -8,7 +8,7 @@ floating dtype of the place, as NumPy's in float64.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from .manipulation import broadcast_to, stack
 
 __all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "pinv", "qr",
            "slogdet", "solve", "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class EighResult(NamedTuple):
@@ -45,6 +48,12 @@ class SVDResult(NamedTuple):
     Vh: DArray
 
 
+def _on_host(fn: F) -> F:
+    """Marks a LAPACK function's docstring with how it differs from NumPy's."""
+    fn.__doc__ = f"{fn.__doc__}\n\nDiffers from NumPy: computed by NumPy on the host (a copy each way)."
+    return fn
+
+
 def _lapack(name: str, fn: Callable[..., Any], *xs: ArrayLike, square: bool = True) -> Any:
     """``fn`` of the host copies of ``xs`` (stacks of matrices, floating), its array results
     copied back to the place of the arguments (a tuple stays a tuple)."""
@@ -63,32 +72,38 @@ def _lapack(name: str, fn: Callable[..., Any], *xs: ArrayLike, square: bool = Tr
     return from_numpy(np.asarray(res), place)
 
 
+@_on_host
 def cholesky(x: ArrayLike, /, *, upper: bool = False) -> DArray:
     """Cholesky factor L (``x = L @ L^H``), or U (``x = U^H @ U``) with ``upper=True``.
     See also: numpy.linalg.cholesky."""
     return _lapack("cholesky", lambda a: np.linalg.cholesky(a, upper=upper), x)
 
 
+@_on_host
 def det(x: ArrayLike, /) -> DArray:
     """Determinant of each matrix. See also: numpy.linalg.det."""
     return _lapack("det", np.linalg.det, x)
 
 
+@_on_host
 def eigh(x: ArrayLike, /) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices. See also: numpy.linalg.eigh."""
     return EighResult(*_lapack("eigh", lambda a: tuple(np.linalg.eigh(a)), x))
 
 
+@_on_host
 def eigvalsh(x: ArrayLike, /) -> DArray:
     """Eigenvalues (ascending) of Hermitian matrices. See also: numpy.linalg.eigvalsh."""
     return _lapack("eigvalsh", np.linalg.eigvalsh, x)
 
 
+@_on_host
 def inv(x: ArrayLike, /) -> DArray:
     """Inverse of each matrix (LinAlgError when singular). See also: numpy.linalg.inv."""
     return _lapack("inv", np.linalg.inv, x)
 
 
+@_on_host
 def matrix_rank(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
     """Number of singular values above ``rtol * largest`` (default ``max(M, N) * eps``).
     See also: numpy.linalg.matrix_rank."""
@@ -96,12 +111,14 @@ def matrix_rank(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DA
     return _lapack("matrix_rank", lambda a: np.linalg.matrix_rank(a, rtol=rt), x, square=False)
 
 
+@_on_host
 def pinv(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
     """Moore-Penrose pseudo-inverse. See also: numpy.linalg.pinv."""
     rt = rtol.get() if isinstance(rtol, DArray) else rtol
     return _lapack("pinv", lambda a: np.linalg.pinv(a, rtol=rt), x, square=False)
 
 
+@_on_host
 def qr(x: ArrayLike, /, *, mode: str = "reduced") -> QRResult:
     """QR factorisation, ``mode`` 'reduced' or 'complete'. See also: numpy.linalg.qr."""
     if mode not in ("reduced", "complete"):
@@ -109,22 +126,26 @@ def qr(x: ArrayLike, /, *, mode: str = "reduced") -> QRResult:
     return QRResult(*_lapack("qr", lambda a: tuple(np.linalg.qr(a, mode=mode)), x, square=False))
 
 
+@_on_host
 def slogdet(x: ArrayLike, /) -> SlogdetResult:
     """Sign and natural log of the absolute determinant. See also: numpy.linalg.slogdet."""
     return SlogdetResult(*_lapack("slogdet", lambda a: tuple(np.linalg.slogdet(a)), x))
 
 
+@_on_host
 def solve(x1: ArrayLike, x2: ArrayLike, /) -> DArray:
     """The solution of ``x1 @ out = x2`` (x2 1-D: one vector). See also: numpy.linalg.solve."""
     return _lapack("solve", np.linalg.solve, x1, x2)
 
 
+@_on_host
 def svd(x: ArrayLike, /, *, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition ``x = U @ diag(S) @ Vh``. See also: numpy.linalg.svd."""
     return SVDResult(*_lapack("svd", lambda a: tuple(np.linalg.svd(a, full_matrices=full_matrices)), x,
                               square=False))
 
 
+@_on_host
 def svdvals(x: ArrayLike, /) -> DArray:
     """Singular values, descending. See also: numpy.linalg.svdvals."""
     return _lapack("svdvals", np.linalg.svdvals, x, square=False)

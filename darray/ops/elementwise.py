@@ -193,8 +193,9 @@ def _make(op: Op) -> Callable[..., DArray]:
         def fn(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
             return apply(name, condition, x1, x2)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n"
-                  f"See also: numpy.{getattr(op.ref, '__name__', name)}")
+    ref = getattr(op.ref, "__name__", "")
+    see = f"See also: numpy.{ref}" if getattr(np, ref, None) is op.ref else "NumPy has no such function."
+    fn.__doc__ = f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n{see}"
     return fn
 
 

@@ -1,0 +1,88 @@
+"""``DArray.__array_ufunc__``: NumPy ufuncs on DArrays run darray's ops on the arrays' place.
+
+``np.sin(x)``, ``np.add(x, y, out=z)`` (one fused kernel writing z), ``np.add.reduce(x,
+axis=1)``, ``np.multiply.accumulate(x)`` and ``np.matmul(a, b)`` return DArrays; NumPy arrays
+and scalars among the inputs are copied to that place. The ufuncs are the op table's rows
+whose NumPy reference is a ufunc (``ops._table``), plus matmul and vecdot. Methods: ``__call__``,
+``reduce`` (add, multiply, maximum, minimum, logical_and, logical_or) and ``accumulate`` (add,
+multiply). Any other ufunc or method, or a keyword with a value other than NumPy's default
+(``where=``, ``dtype=`` on a call, ``initial=``...), is a TypeError naming it.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from .._array import DArray
+from .function import store
+
+_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+           "logical_or": "any"}
+_ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
+_DEFAULTS = {"casting": "same_kind", "order": "K", "dtype": None, "subok": True, "signature": None, "where": True,
+             "axis": None, "keepdims": False}  # keywords darray accepts at NumPy's default only
+
+
+@lru_cache(maxsize=1)
+def ufuncs() -> dict[np.ufunc, str]:
+    """NumPy ufunc -> darray op (the table rows whose reference is a ufunc)."""
+    from ..ops._table import OPS
+
+    return {op.ref: op.name for op in OPS if isinstance(op.ref, np.ufunc)}
+
+
+def _check(ufunc: np.ufunc, method: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    for key, value in kwargs.items():
+        if key in allowed:
+            continue
+        default = _DEFAULTS.get(key, np._NoValue)  # type: ignore[attr-defined]
+        if value is not default and not (type(value) is type(default) and value == default):
+            shown = repr(value) if np.ndim(value) == 0 else f"<{type(value).__name__}>"
+            raise TypeError(f"darray: numpy.{ufunc.__name__}.{method} with {key}={shown} is not supported on "
+                            "DArrays")
+
+
+def _linalg(name: str) -> Callable[..., DArray]:
+    from ..ops import linalg
+
+    return getattr(linalg, name)
+
+
+def call(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``getattr(ufunc, method)(*inputs, **kwargs)`` through darray."""
+    from ..ops import elementwise as E
+    from ..ops import reduction, scan
+
+    name = ufunc.__name__
+    out = kwargs.pop("out", None)
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if method == "__call__":
+        if ufunc in (np.matmul, np.vecdot):
+            _check(ufunc, method, kwargs, ())
+            result = _linalg(name)(*inputs)
+            return result if out is None else store(name, out, result)
+        op = ufuncs().get(ufunc)
+        if op is not None:
+            _check(ufunc, method, kwargs, ())
+            return E.apply(op, *inputs) if out is None else E.into(out, op, *inputs)
+    elif method in ("reduce", "accumulate") and name in (_REDUCE if method == "reduce" else _ACCUMULATE):
+        (x,) = inputs
+        axis = kwargs.pop("axis", 0)
+        dtype = kwargs.pop("dtype", None)
+        _check(ufunc, method, kwargs, ())
+        if method == "reduce":
+            fn = getattr(reduction, _REDUCE[name])
+            extra = {"dtype": dtype} if name in ("add", "multiply") else {}
+            if dtype is not None and not extra:
+                raise TypeError(f"darray: numpy.{name}.reduce with dtype={dtype!r} is not supported on DArrays")
+            result = fn(x, axis=axis, keepdims=kwargs.get("keepdims", False), **extra)
+        else:
+            arr = x if isinstance(x, DArray) else E.apply("positive", x)
+            if dtype is None:  # NumPy accumulates in the loop's own dtype (int8 stays int8)
+                dtype = ufunc.resolve_dtypes((arr.dtype, arr.dtype, None))[2]
+            result = getattr(scan, _ACCUMULATE[name])(arr, axis=axis, dtype=dtype)
+        return result if out is None else store(f"{name}.{method}", out, result)
+    raise TypeError(f"darray: numpy.{name}{'' if method == '__call__' else '.' + method} is not supported on "
+                    "DArrays (no host round trip is made; convert with numpy.asarray(x) to compute it with NumPy)")
