@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 _SEE_ALSO = re.compile(r"See also:\s+(numpy(?:\.\w+)+)")
+_SEE_ALSO_SENTENCE = re.compile(r"\s*See also:\s+numpy[\w.]*\.?")
 _DIFFERS = re.compile(r"([Dd]iffers from NumPy.*?)(?:\n\s*\n|$)", re.S)  # to the end of its paragraph
 EXTENSIONS = ("linalg", "fft")
 
@@ -54,7 +55,9 @@ def _row(name: str, func: Callable[..., Any]) -> Entry:
     doc = inspect.getdoc(func) or ""
     found = _SEE_ALSO.search(doc)
     differs = " ".join(" ".join(m.group(1).split()) for m in _DIFFERS.finditer(doc))
-    return Entry(name, func, found.group(1) if found else "", doc.split("\n", 1)[0].strip(), differs)
+    first = _DIFFERS.sub("", doc.split("\n\n", 1)[0])
+    summary = _SEE_ALSO_SENTENCE.sub("", " ".join(first.split())).strip()
+    return Entry(name, func, found.group(1) if found else "", summary, differs)
 
 
 def _functions(module: types.ModuleType) -> list[tuple[str, Any]]:

@@ -195,7 +195,7 @@ def _make(op: Op) -> Callable[..., DArray]:
     fn.__name__ = fn.__qualname__ = name
     ref = getattr(op.ref, "__name__", "")
     see = f"See also: numpy.{ref}" if getattr(np, ref, None) is op.ref else "NumPy has no such function."
-    fn.__doc__ = f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n{see}"
+    fn.__doc__ = f"{op.doc if op.doc.startswith('x') else op.doc[:1].upper() + op.doc[1:]}, elementwise.\n\n{see}"
     return fn
 
 
