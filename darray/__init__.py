@@ -6,6 +6,8 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
+import importlib.util as _util
+
 from . import alloc, dtypes, lazy, place, sched
 from ._array import DArray
 from .dim import MAX_RANK
@@ -43,6 +45,12 @@ from .sched import Stream, profile, stream, synchronize
 
 bool = bool_  # noqa: A001  (Array API name)
 
+_EXTENSIONS = ["linalg"]
+if _util.find_spec(f"{__name__}.fft") is not None:  # the Array API fft extension, once darray/fft exists
+    from . import fft  # noqa: F401
+
+    _EXTENSIONS.append("fft")
+
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
     """Materialise pending arrays now; those of one place and shape run as one fused kernel."""
@@ -59,7 +67,7 @@ __all__ = [
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
-    *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
+    *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi", "from_dlpack",
 ]

@@ -9,8 +9,6 @@ NumPy" note). They feed ``__array_function__`` (``interop.function``), ``__array
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import re
 import types
@@ -23,7 +21,6 @@ import numpy as np
 _SEE_ALSO = re.compile(r"See also:\s+(numpy(?:\.\w+)+)")
 _SEE_ALSO_SENTENCE = re.compile(r"\s*See also:\s+numpy[\w.]*\.?")
 _DIFFERS = re.compile(r"([Dd]iffers from NumPy.*?)(?:\n\s*\n|$)", re.S)  # to the end of its paragraph
-EXTENSIONS = ("linalg", "fft")
 
 
 @dataclass(frozen=True)
@@ -46,9 +43,10 @@ class Entry:
 
 
 def extensions() -> list[types.ModuleType]:
-    """``darray.linalg``, and ``darray.fft`` when it exists."""
-    return [importlib.import_module(f"darray.{n}") for n in EXTENSIONS
-            if importlib.util.find_spec(f"darray.{n}") is not None]
+    """``darray.linalg``, and ``darray.fft`` when it exists (``darray._EXTENSIONS``)."""
+    import darray
+
+    return [getattr(darray, n) for n in darray._EXTENSIONS]
 
 
 def _row(name: str, func: Callable[..., Any]) -> Entry:
