@@ -22,6 +22,7 @@ from .._array import DArray
 _P = inspect.Parameter
 _RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},
             "clip": {"a_min": "min", "a_max": "max"}}
+_ATTRIBUTES = {np.ndim: "ndim", np.shape: "shape", np.size: "size"}  # NumPy's readers of array attributes
 _IGNORED = {"sort": {"kind"}, "argsort": {"kind"}, "isin": {"assume_unique"}}  # hints darray has no use for
 
 
@@ -29,7 +30,7 @@ _IGNORED = {"sort": {"kind"}, "argsort": {"kind"}, "isin": {"assume_unique"}}  #
 def table() -> dict[Any, Entry]:
     """NumPy function -> the darray row implementing it (the row of NumPy's own name first)."""
     found: dict[Any, Entry] = {}
-    for e in sorted(entries(), key=lambda e: e.name.rsplit(".", 1)[-1] != e.numpy.rsplit(".", 1)[-1]):
+    for e in sorted(entries(), key=lambda e: e.name.rsplit(".", 1)[-1] != getattr(e.numpy_object(), "__name__", "")):
         obj = e.numpy_object()
         if obj is not None and not isinstance(obj, np.ufunc) and callable(obj):
             found.setdefault(obj, e)
@@ -59,6 +60,8 @@ def _signatures(func: Any, impl: Callable[..., Any]) -> tuple[inspect.Signature,
 
 def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``func(*args, **kwargs)`` for a NumPy function ``func``, through darray's implementation."""
+    if func in _ATTRIBUTES and len(args) == 1 and not kwargs:
+        return getattr(args[0], _ATTRIBUTES[func])
     entry = table().get(func)
     name = getattr(func, "__name__", repr(func))
     if entry is None:

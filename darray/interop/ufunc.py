@@ -39,7 +39,7 @@ def _check(ufunc: np.ufunc, method: str, kwargs: dict[str, Any], allowed: tuple[
             continue
         default = _DEFAULTS.get(key, np._NoValue)  # type: ignore[attr-defined]
         if value is not default and not (type(value) is type(default) and value == default):
-            shown = repr(value) if np.ndim(value) == 0 else f"<{type(value).__name__}>"
+            shown = f"<{type(value).__name__}>" if isinstance(value, (np.ndarray, DArray)) else repr(value)
             raise TypeError(f"darray: numpy.{ufunc.__name__}.{method} with {key}={shown} is not supported on "
                             "DArrays")
 
@@ -69,20 +69,16 @@ def call(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str
             return E.apply(op, *inputs) if out is None else E.into(out, op, *inputs)
     elif method in ("reduce", "accumulate") and name in (_REDUCE if method == "reduce" else _ACCUMULATE):
         (x,) = inputs
-        axis = kwargs.pop("axis", 0)
-        dtype = kwargs.pop("dtype", None)
+        axis, dtype = kwargs.pop("axis", 0), kwargs.pop("dtype", None)
+        keepdims = kwargs.pop("keepdims", False) if method == "reduce" else False
         _check(ufunc, method, kwargs, ())
         if method == "reduce":
-            fn = getattr(reduction, _REDUCE[name])
-            extra = {"dtype": dtype} if name in ("add", "multiply") else {}
-            if dtype is not None and not extra:
+            if dtype is not None and name not in ("add", "multiply"):
                 raise TypeError(f"darray: numpy.{name}.reduce with dtype={dtype!r} is not supported on DArrays")
-            result = fn(x, axis=axis, keepdims=kwargs.get("keepdims", False), **extra)
-        else:
-            arr = x if isinstance(x, DArray) else E.apply("positive", x)
-            if dtype is None:  # NumPy accumulates in the loop's own dtype (int8 stays int8)
-                dtype = ufunc.resolve_dtypes((arr.dtype, arr.dtype, None))[2]
-            result = getattr(scan, _ACCUMULATE[name])(arr, axis=axis, dtype=dtype)
+            extra = {} if dtype is None else {"dtype": dtype}
+            result = getattr(reduction, _REDUCE[name])(x, axis=axis, keepdims=keepdims, **extra)
+        else:  # NumPy's add/multiply.accumulate widen small integers as cumulative_sum/prod do
+            result = getattr(scan, _ACCUMULATE[name])(x, axis=axis, dtype=dtype)
         return result if out is None else store(f"{name}.{method}", out, result)
     raise TypeError(f"darray: numpy.{name}{'' if method == '__call__' else '.' + method} is not supported on "
                     "DArrays (no host round trip is made; convert with numpy.asarray(x) to compute it with NumPy)")
