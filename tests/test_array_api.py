@@ -25,10 +25,12 @@ UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos"
 BINARY = ["add", "subtract", "multiply", "maximum", "minimum", "equal", "not_equal", "less", "greater_equal",
           "logical_and", "logical_xor"]
 
+
 def _numpy(name: str, *args: np.ndarray) -> np.ndarray:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return np.asarray(TABLE[name].ref(*args))
+
 
 def _close(got: da.DArray, want: np.ndarray) -> None:
     """NumPy's dtype and shape; values within the dtype's tolerance (transcendental functions
@@ -38,9 +40,11 @@ def _close(got: da.DArray, want: np.ndarray) -> None:
         tol = {"rtol": max(tol["rtol"], 4e-6 if want.dtype == np.float32 else 1e-13), "atol": tol["atol"]}
     assert_same(got, want, **tol)
 
+
 @given(name=st.sampled_from(UNARY), x=xps.arrays(xps.floating_dtypes(), SHAPES))
 def test_unary(name: str, x: da.DArray) -> None:
     _close(getattr(da, name)(x), _numpy(name, x.get()))
+
 
 @given(name=st.sampled_from(BINARY), data=st.data(), dtypes=st.tuples(xps.real_dtypes(), xps.real_dtypes()),
        shapes=xps.mutually_broadcastable_shapes(2, max_dims=3, max_side=3))
@@ -49,6 +53,7 @@ def test_binary_broadcast_and_promotion(name: str, data: st.DataObject, dtypes: 
     x1 = data.draw(xps.arrays(dtypes[0], shapes.input_shapes[0]), label="x1")
     x2 = data.draw(xps.arrays(dtypes[1], shapes.input_shapes[1]), label="x2")
     _close(getattr(da, name)(x1, x2), _numpy(name, x1.get(), x2.get()))
+
 
 @given(data=st.data(), op=st.sampled_from(["sum", "prod", "max", "min", "mean", "any", "all"]),
        dtype=xps.real_dtypes(), shape=xps.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4),
@@ -69,6 +74,7 @@ def test_reductions(data: st.DataObject, op: str, dtype: np.dtype, shape: tuple[
     else:
         _close(got, want)
 
+
 MANIPULATIONS = {
     "flip": lambda xp, x, k: xp.flip(x, axis=k % x.ndim if x.ndim else None),
     "permute_dims": lambda xp, x, k: xp.permute_dims(x, tuple(reversed(range(x.ndim)))),
@@ -81,6 +87,7 @@ MANIPULATIONS = {
     "tile": lambda xp, x, k: xp.tile(x, (2,) * max(x.ndim, 1)),
 }
 
+
 def _numpy_manipulation(name: str, x: np.ndarray, k: int) -> np.ndarray:
     class NP:  # NumPy under the standard's names
         concat, permute_dims = staticmethod(np.concatenate), staticmethod(np.transpose)
@@ -90,10 +97,12 @@ def _numpy_manipulation(name: str, x: np.ndarray, k: int) -> np.ndarray:
 
     return MANIPULATIONS[name](NP(), x, k)
 
+
 @given(name=st.sampled_from(sorted(MANIPULATIONS)), x=xps.arrays(xps.scalar_dtypes(), SHAPES),
        k=st.integers(0, 4))
 def test_manipulation(name: str, x: da.DArray, k: int) -> None:
     assert_same(MANIPULATIONS[name](da, x, k), _numpy_manipulation(name, x.get(), k))
+
 
 @given(data=st.data(), shape=SHAPES, dtype=xps.scalar_dtypes())
 def test_creation(data: st.DataObject, shape: tuple[int, ...], dtype: np.dtype) -> None:
