@@ -154,3 +154,14 @@ def test_every_standard_elementwise_function_has_cases() -> None:
     listed = set(UNARY) | set(BINARY)
     missing = sorted(n for n in standard & set(TABLE) if n not in listed and n not in no_cases)
     assert not missing, f"no special cases listed for {missing}"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_real_times_complex_keeps_signed_zeros(dtype: str) -> None:
+    """A real array cast to complex has a +0 imaginary part that must take part in the product
+    (Intel's CPU compiler folded ``0 * b.x`` away, giving ``-0*1j == -0-0j``; NumPy: ``-0+0j``)."""
+    x = np.array([-0.0, 0.0, -2.0, 3.0], dtype)
+    for got, want in ((da.asarray(x) * 1j, x * 1j), (da.multiply(da.asarray(x), da.asarray(x * 1j)), x * (x * 1j))):
+        g = got.get()
+        assert np.array_equal(np.signbit(g.real), np.signbit(want.real)), (g, want)
+        assert np.array_equal(np.signbit(g.imag), np.signbit(want.imag)), (g, want)

@@ -14,7 +14,10 @@
  * an asymptotic form and csqrt/clog scale, so nothing overflows before the result does.
  */
 #define DARRAY_COMPLEX_BASIC(R, C)                                                   \
-inline C cmul_##R(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
+inline C cmul_##R(C a, C b) {  /* swizzled: Intel's CPU compiler folds a.y * b.x to +0 when */ \
+    const C p = a.xx * b, q = a.yy * b.yx;  /* a.y is a literal 0 (a cast real), losing -0  */ \
+    return (C)(p.x - q.x, p.y + q.y);                                                \
+}                                                                                    \
 inline C cdiv_##R(C a, C b) {  /* Smith's algorithm, as NumPy's complex divide, unfused */ \
     _Pragma("OPENCL FP_CONTRACT OFF") /* an FMA may round a tiny part to the other signed zero */ \
     const R ar = fabs(b.x), ai = fabs(b.y);                                          \
