@@ -143,6 +143,8 @@ class DArray:
         return to_numpy(self, out)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """An explicit host copy (``np.asarray(x)``); ``copy=False`` raises ValueError as NumPy 2
+        specifies, except on the ``cpu`` place, whose memory NumPy then views in place."""
         if copy is False:  # NumPy's protocol: only a view of host memory avoids a copy
             if not isinstance(self._place, CPUPlace) or (dtype is not None and np.dtype(dtype) != self._dtype):
                 raise ValueError(f"darray __array__: copy=False but a copy is needed (array on {self._place}, "
@@ -181,7 +183,7 @@ class DArray:
         """NumPy functions run darray's function (``interop.function``)."""
         from .interop.function import call
 
-        return call(func, args, kwargs)
+        return call(func, types, args, kwargs)
 
     def eval(self) -> "DArray":
         """Materialise a pending lazy graph now; returns self."""
@@ -195,7 +197,8 @@ class DArray:
         return to_place(self, parse(place))
 
     def to_device(self, device: PlaceLike, /, *, stream: Any = None) -> "DArray":
-        """Array API name for :meth:`to`."""
+        """Array API name for :meth:`to`; ``stream`` is accepted and ignored (darray orders the copy
+        after the array's pending work itself)."""
         return self.to(device)
 
     def copy(self) -> "DArray":

@@ -119,3 +119,12 @@ def test_array_is_an_explicit_host_copy() -> None:
     c = da.asarray(_A, device="cpu")
     np.asarray(c, copy=False)[0, 0] = 7.0  # the cpu place's memory, viewed in place
     assert c.get()[0, 0] == 7.0
+
+
+def test_other_array_types_take_over() -> None:
+    """NumPy's protocol: darray returns NotImplemented when another array type takes part."""
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return "other"
+
+    assert np.concatenate([da.ones(2), Other()]) == "other"

@@ -58,8 +58,11 @@ def _signatures(func: Any, impl: Callable[..., Any]) -> tuple[inspect.Signature,
     return inspect.signature(func), list(inspect.signature(impl).parameters.values())
 
 
-def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """``func(*args, **kwargs)`` for a NumPy function ``func``, through darray's implementation."""
+def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``func(*args, **kwargs)`` for a NumPy function ``func``, through darray's implementation;
+    NotImplemented when another array type takes part (it may implement ``func`` itself)."""
+    if not all(issubclass(t, (DArray, np.ndarray)) for t in types):
+        return NotImplemented
     if func in _ATTRIBUTES and len(args) == 1 and not kwargs:
         return getattr(args[0], _ATTRIBUTES[func])
     entry = table().get(func)
