@@ -1,4 +1,4 @@
-"""Type aliases of the public signatures (``darray.typing`` re-exports them)."""
+"""Type aliases of the public signatures (what the functions accept for arrays, dtypes and devices)."""
 from __future__ import annotations
 
 from typing import Any, Union
