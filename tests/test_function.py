@@ -56,6 +56,8 @@ CASES = [
     ("outer", lambda a, b: np.outer(a[0], b[0])),
     ("trace-3d", lambda a, b: np.trace(np.stack([a[:, :2], b[:, :2]]))),
     ("tril", lambda a, b: np.tril(a)),
+    ("cumsum-flat", lambda a, b: np.cumsum(a)),
+    ("cumprod-axis", lambda a, b: np.cumprod(a, axis=1, dtype=np.float32)),
     ("diff", lambda a, b: np.diff(a, axis=1)),
     ("pad", lambda a, b: np.pad(a, 1, constant_values=9.0)),
     ("isin", lambda a, b: np.isin(a, [2.0, -1.0])),

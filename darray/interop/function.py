@@ -4,7 +4,8 @@ The table comes from ``darray._api.entries()``: each public darray function whos
 equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 ``interop.ufunc``). A call is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
-(``_RENAMES`` for the few that differ). ``out=`` is written after the call; any other argument
+(``_RENAMES`` for the few that differ; ``_PREPARE`` adapts NumPy defaults darray's function does
+not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after the call; any other argument
 darray does not take, given a value other than NumPy's default, is a TypeError naming it, as
 is a NumPy function darray does not implement: never a silent host computation.
 """
@@ -50,7 +51,16 @@ def _last_two(args: dict[str, Any]) -> None:
     args["a"] = moveaxis(args["a"], axes, (-2, -1))
 
 
-_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two}
+def _flat_by_default(args: dict[str, Any]) -> None:
+    """``numpy.cumsum``/``cumprod`` without an axis run over the flattened array."""
+    from ..ops.manipulation import reshape
+
+    if args.get("axis") is None:
+        args["a"], args["axis"] = reshape(args["a"], (-1,)), 0
+
+
+_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two, "cumsum": _flat_by_default,
+                                                          "cumprod": _flat_by_default}
 
 
 @lru_cache(maxsize=256)
