@@ -4,10 +4,11 @@ The table comes from ``darray._api.entries()``: each public darray function whos
 equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 ``interop.ufunc``). A call is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
-(``_RENAMES`` for the few that differ; ``_PREPARE`` adapts NumPy defaults darray's function does
-not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after the call; any other argument
-darray does not take, given a value other than NumPy's default, is a TypeError naming it, as
-is a NumPy function darray does not implement: never a silent host computation.
+(``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
+does not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after
+the call; any other argument darray does not take, given a value other than NumPy's default,
+is a TypeError naming it, as is a NumPy function darray does not implement: never a silent
+host computation.
 """
 from __future__ import annotations
 
