@@ -6,6 +6,8 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
+import importlib.util as _util
+
 from . import alloc, dtypes, lazy, place, sched
 from ._array import DArray
 from .dim import MAX_RANK
@@ -36,14 +38,21 @@ from .ops.sorting import __all__ as _sorting_all
 from .ops.sets import *  # noqa: F403
 from .ops.sets import __all__ as _sets_all
 from .place import CLPlace, CPUPlace
-from . import interop, random
-from .interop import from_pyopencl
+from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
+from .interop import from_dlpack, from_pyopencl
+from . import random
 from .sched import Stream, profile, stream, synchronize
 from . import _dask
 
 _dask.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)
+
+_EXTENSIONS = ["linalg"]
+if _util.find_spec(f"{__name__}.fft") is not None:  # the Array API fft extension, once darray/fft exists
+    from . import fft  # noqa: F401
+
+    _EXTENSIONS.append("fft")
 
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
@@ -55,12 +64,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "from_pyopencl", "profile", "stream", "synchronize",
+    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "profile", "stream", "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
     "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
-    *_linalg_all, "linalg", *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
+    *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
+    "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
+    "from_dlpack", "from_pyopencl",
 ]

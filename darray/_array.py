@@ -4,7 +4,7 @@ Operators are one line each into ``darray.ops`` (installed by ``ops._operators``
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -91,6 +91,27 @@ class DArray:
             raise TypeError("iteration over a 0-d darray")
         return (self[i] for i in range(self.shape[0]))
 
+    if TYPE_CHECKING:  # installed by ``ops._operators``; declared here for type checkers
+        def _binary(self, other: Any, /) -> DArray: ...
+        __add__ = __radd__ = __iadd__ = __sub__ = __rsub__ = __isub__ = __mul__ = __rmul__ = __imul__ = _binary
+        __truediv__ = __rtruediv__ = __itruediv__ = __floordiv__ = __rfloordiv__ = __ifloordiv__ = _binary
+        __mod__ = __rmod__ = __imod__ = __pow__ = __rpow__ = __ipow__ = __matmul__ = __rmatmul__ = _binary
+        __imatmul__ = __and__ = __rand__ = __iand__ = __or__ = __ror__ = __ior__ = __xor__ = __rxor__ = _binary
+        __ixor__ = __lshift__ = __rlshift__ = __ilshift__ = __rshift__ = __rrshift__ = __irshift__ = _binary
+        __lt__ = __le__ = __gt__ = __ge__ = _binary
+        __eq__ = __ne__ = _binary  # type: ignore[assignment]
+
+        def _unary(self) -> DArray: ...
+        __neg__ = __pos__ = __abs__ = __invert__ = _unary
+
+        def _reduce(self, axis: Any = None, **kw: Any) -> DArray: ...
+        sum = prod = max = min = mean = any = all = argmax = argmin = var = std = _reduce
+
+        def argsort(self, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> DArray: ...
+        def sort(self, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> None: ...
+        def __getitem__(self, key: Any, /) -> DArray: ...
+        def __setitem__(self, key: Any, value: Any, /) -> None: ...
+
     # -- storage ----------------------------------------------------------------
     def _data(self) -> Any:
         """The materialised allocation (runs a pending graph first)."""
@@ -122,6 +143,8 @@ class DArray:
         return to_numpy(self, out)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """An explicit host copy (``np.asarray(x)``); ``copy=False`` raises ValueError as NumPy 2
+        specifies, except on the ``cpu`` place, whose memory NumPy then views in place."""
         if copy is False:  # NumPy's protocol: only a view of host memory avoids a copy
             if not isinstance(self._place, CPUPlace) or (dtype is not None and np.dtype(dtype) != self._dtype):
                 raise ValueError(f"darray __array__: copy=False but a copy is needed (array on {self._place}, "
@@ -131,15 +154,46 @@ class DArray:
         out = self.get()
         return out if dtype is None else out.astype(dtype, copy=False)
 
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The ``darray`` module (Array API)."""
+        from ._namespace import array_namespace
+
+        return array_namespace(self, api_version=api_version)
+
+    def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+        """A DLPack capsule: shared host-addressable memory, else BufferError (``interop.dlpack``)."""
+        from .interop.dlpack import dlpack
+
+        return dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self, /) -> tuple[int, int]:
+        """``(kDLCPU, 0)`` where the host can address the memory, else ``(kDLOpenCL, index)``."""
+        from .interop.dlpack import dlpack_device
+
+        return dlpack_device(self)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy ufuncs run darray's ops on this array's place (``interop.ufunc``)."""
+        from .interop.ufunc import call
+
+        return call(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """NumPy functions run darray's function (``interop.function``)."""
+        from .interop.function import call
+
+        return call(func, types, args, kwargs, self)
+
     def __reduce__(self) -> tuple:
-        """Pickle through a host copy (see ``darray.interop``)."""
-        from .interop import reduce
+        """Pickle through a host copy (``interop.pickling``)."""
+        from .interop.pickling import reduce
 
         return reduce(self)
 
     def to_pyopencl(self) -> Any:
-        """A ``pyopencl.array.Array`` sharing this array's memory (see ``darray.interop``)."""
-        from .interop import to_pyopencl
+        """A ``pyopencl.array.Array`` sharing this array's memory (``interop.cl_arrays``)."""
+        from .interop.cl_arrays import to_pyopencl
 
         return to_pyopencl(self)
 
@@ -155,7 +209,8 @@ class DArray:
         return to_place(self, parse(place))
 
     def to_device(self, device: PlaceLike, /, *, stream: Any = None) -> "DArray":
-        """Array API name for :meth:`to`."""
+        """Array API name for :meth:`to`; ``stream`` is accepted and ignored (darray orders the copy
+        after the array's pending work itself)."""
         return self.to(device)
 
     def copy(self) -> "DArray":
@@ -217,6 +272,12 @@ class DArray:
     def flatten(self) -> "DArray":
         """1-D copy."""
         return self.reshape(-1, copy=True)
+
+    def squeeze(self, axis: Any = None) -> "DArray":
+        """``darray.squeeze(self, axis)``; None drops every length-1 axis (a view)."""
+        from .ops.manipulation import squeeze
+
+        return squeeze(self, axis)
 
     def transpose(self, *axes: Any) -> "DArray":
         """``darray.transpose(self, axes)``; the axes as one sequence or as ints, none reverses them."""

@@ -158,14 +158,14 @@ def write(target: DArray, value: Any) -> None:
         run_into(value, target, "setitem")
 
 
-def asarray(obj: Any, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
+def asarray(obj: Any, /, *, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
     """Convert ``obj`` (NumPy array, nested list, scalar, DArray, pyopencl array) to a DArray on ``device``.
 
     See also: numpy.asarray. ``copy=False`` raises ValueError when a copy is needed.
     """
     want = _dt.as_dtype(dtype, "asarray") if dtype is not None else None
     if type(obj).__module__.startswith("pyopencl.array"):  # shares darray's buffers (darray.interop)
-        from .interop import pyopencl_to_darray
+        from .interop.cl_arrays import pyopencl_to_darray
 
         obj = pyopencl_to_darray(obj, device, copy)
         copy = None if copy else copy

@@ -28,7 +28,7 @@ TRIGGER = "dask.array"  # the module whose import completes Dask's array dispatc
 def _percentile(a: Any, q: Any, method: str = "linear") -> tuple[Any, int]:
     """Dask's per-chunk percentile: (values at ``q`` percent, the chunk's length); computed on the host
     (Dask merges the chunks' percentiles in NumPy)."""
-    host = np.asarray(a.get()).ravel()
+    host, q = np.asarray(a.get()).ravel(), np.asarray(q.get() if hasattr(q, "get") else q)
     return (np.percentile(host, q, method=method) if host.size else np.full(len(q), np.nan)), len(host)
 
 
@@ -58,6 +58,14 @@ def _concatenate(arrays: Any, axis: int = 0) -> Any:
     return da.concat(list(arrays), axis=axis)
 
 
+def _divide(a: Any, b: Any, dtype: Any = None) -> Any:
+    """Dask's ``divide(a, b, dtype=)`` (a mean's sum over its count)."""
+    import darray as da
+
+    out = da.divide(a, b)
+    return out if dtype is None or out.dtype == dtype else out.astype(dtype)
+
+
 def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
     import darray as da
 
@@ -77,7 +85,7 @@ def register() -> None:
     dispatch.tensordot_lookup.register(da.DArray, da.tensordot)
     dispatch.take_lookup.register(da.DArray, lambda a, indices, axis=None: da.take(a, indices, axis=axis))
     dispatch.empty_lookup.register(da.DArray, _empty)
-    dispatch.divide_lookup.register(da.DArray, da.divide)
+    dispatch.divide_lookup.register(da.DArray, _divide)
     dispatch.percentile_lookup.register(da.DArray, _percentile)
     dispatch.numel_lookup.register(da.DArray, _numel)
     dispatch.nannumel_lookup.register(da.DArray, _nannumel)

@@ -158,10 +158,10 @@ def promote_types(a: Any, b: Any, /) -> np.dtype:
     return np.promote_types(as_dtype(a, "promote_types"), as_dtype(b, "promote_types"))
 
 
-def result_type(*args: Any) -> np.dtype:
-    """The dtype an operation on ``args`` produces.
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """The dtype an operation on ``arrays_and_dtypes`` produces.
 
-    ``args`` are dtypes, objects with a ``.dtype`` (arrays, NumPy scalars) or Python
+    The arguments are dtypes, objects with a ``.dtype`` (arrays, NumPy scalars) or Python
     scalars. Typed arguments promote as ``numpy.result_type``. Python scalars are weak
     (NumPy 2 / NEP 50): they take the typed result's dtype when their kind fits
     (``1`` with float32 -> float32), else the smallest fitting dtype of their kind
@@ -170,11 +170,11 @@ def result_type(*args: Any) -> np.dtype:
     Raises ``ValueError`` with no arguments. Value overflow (``300`` with int8) is not
     checked here. See also: numpy.result_type.
     """
-    if not args:
+    if not arrays_and_dtypes:
         raise ValueError("darray result_type: at least one array or dtype is required")
     dts: list[np.dtype] = []
     rank = -1
-    for x in args:
+    for x in arrays_and_dtypes:
         dt = _typed(x, "result_type")
         if dt is None:
             rank = max(rank, _scalar_rank(x))

@@ -673,3 +673,27 @@ def test_transposed_tiles(cl_place, shape):
     out = da.zeros(shape, dtype=da.float32, device=cl_place)
     out.T[...] = y * 3
     np.testing.assert_array_equal(out.get(), (b * np.float32(3)).T)
+
+
+def test_threads_share_pending_arrays(cl_place):
+    """Threads reading views of the same pending arrays (Dask's threaded scheduler does) run each
+    graph once and all see its values."""
+    from helpers import run_threads
+
+    h = np.arange(256 * 192, dtype=np.float32).reshape(256, 192) / 1000
+    for _ in range(5):
+        x = da.asarray(h, device=cl_place)
+        pending = [x * 2 - 1, (x + 3).T, da.sin(x) * x]
+        wants = [h * 2 - 1, (h + 3).T, np.sin(h) * h]
+        errors: list[BaseException] = []
+
+        def work(k: int) -> None:
+            try:
+                for j, (p, w) in enumerate(zip(pending, wants)):
+                    r = (k + j) % 4
+                    np.testing.assert_allclose(p[r::4].get(), w[r::4], rtol=1e-6)
+            except BaseException as err:  # reported below, from the main thread
+                errors.append(err)
+
+        run_threads(work, 8)
+        assert not errors, errors[0]

@@ -20,13 +20,14 @@ _lock = threading.Lock()
 
 
 class HostAllocation:
-    """Host memory of a CPUPlace array: a flat byte buffer that NumPy views index."""
+    """Host memory of a CPUPlace array: a flat byte buffer that NumPy views index; ``host``:
+    existing bytes to use (``from_dlpack`` shares a producer's memory), else new ones."""
 
     __slots__ = ("host", "nbytes", "__weakref__")
     counts = {"allocations": 0, "in_use_bytes": 0, "peak_bytes": 0}
 
-    def __init__(self, nbytes: int) -> None:
-        self.host = np.empty(max(nbytes, 0), np.uint8)
+    def __init__(self, nbytes: int, host: np.ndarray | None = None) -> None:
+        self.host = np.empty(max(nbytes, 0), np.uint8) if host is None else host
         self.nbytes = nbytes
         if nbytes > 0:  # zero-size arrays allocate nothing
             c = HostAllocation.counts

@@ -1,11 +1,13 @@
 """When pending graphs run: host reads, non-elementwise consumers, ``da.eval``, writes into
 what a graph reads, and budgets (depth, size, inputs, bytes kept alive). ``DARRAY_LAZY=0``
 runs every op now (read at import, kept in ``ENABLED``).
-A graph whose kernel arguments exceed the device's parameter bytes runs in parts.
+A graph whose kernel arguments exceed the device's parameter bytes runs in parts. Evaluation
+holds one lock: threads sharing pending arrays (Dask's threaded scheduler, say) run each graph once.
 """
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from typing import Any
 
@@ -107,19 +109,23 @@ def _hand_over(n: Node, alloc: Any) -> None:
     n.args, n.reads = (), ()
 
 
+_lock = threading.RLock()  # one evaluation at a time: another thread's array may share a pending node
+
+
 def evaluate(*arrays: "DArray") -> None:
     """Materialise the pending arrays; those of one place and shape run as one kernel."""
-    if len(arrays) == 1:
-        a = arrays[0]
-        if a._node is not None:
-            _run(a._place, [a])
-        return
-    groups: dict[tuple, list[DArray]] = {}
-    for a in arrays:
-        if a._node is not None and all(a is not b for b in groups.get((a._place, a.shape), ())):
-            groups.setdefault((a._place, a.shape), []).append(a)
-    for (place, _), members in groups.items():
-        _run(place, [a for a in members if a._node is not None])
+    with _lock:
+        if len(arrays) == 1:
+            a = arrays[0]
+            if a._node is not None:
+                _run(a._place, [a])
+            return
+        groups: dict[tuple, list[DArray]] = {}
+        for a in arrays:
+            if a._node is not None and all(a is not b for b in groups.get((a._place, a.shape), ())):
+                groups.setdefault((a._place, a.shape), []).append(a)
+        for (place, _), members in groups.items():
+            _run(place, [a for a in members if a._node is not None])
 
 
 def _run(place: Any, members: list["DArray"]) -> None:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import dtypes as _dt
 from .._array import DArray
 from . import elementwise as E
 from . import indexing
@@ -18,23 +17,13 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise
 
 def inplace(name: str, x: DArray, other: Any) -> DArray:
     """``x <op>= other``: computed into x's own memory (one fused kernel on OpenCL places)."""
-    from .._convert import write
-
-    value, out, shape, place = E.build(name, x, other)
-    if shape != x.shape:
-        raise ValueError(f"darray {name}: non-broadcastable output operand with shape {x.shape} doesn't match "
-                         f"the broadcast shape {shape}")
-    if not _dt.can_cast(out, x.dtype, casting="same_kind"):
-        raise TypeError(f"darray {name}: cannot cast the result from {out} to {x.dtype} with casting rule "
-                        "'same_kind' (in-place operator)")
-    write(x, value)
-    return x
+    return E.into(x, name, x, other)
 
 
 def _binary(name: str) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    return ((lambda self, other: E.apply(name, self, other)),
-            (lambda self, other: E.apply(name, other, self)),
-            (lambda self, other: inplace(name, self, other)))
+    return ((lambda self, other, /: E.apply(name, self, other)),
+            (lambda self, other, /: E.apply(name, other, self)),
+            (lambda self, other, /: inplace(name, self, other)))
 
 
 def install() -> None:
@@ -44,7 +33,7 @@ def install() -> None:
         setattr(DArray, f"__r{dunder}__", rev)
         setattr(DArray, f"__i{dunder}__", inp)
     for dunder, name in _COMPARE.items():
-        setattr(DArray, f"__{dunder}__", (lambda n: lambda self, other: E.apply(n, self, other))(name))
+        setattr(DArray, f"__{dunder}__", (lambda n: lambda self, other, /: E.apply(n, self, other))(name))
     for dunder, name in _UNARY.items():
         setattr(DArray, f"__{dunder}__", (lambda n: lambda self: E.apply(n, self))(name))
     for name in ("sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin"):
@@ -53,9 +42,20 @@ def install() -> None:
         setattr(DArray, name, _moment(name))
     DArray.argsort, DArray.sort = _argsort, _sort
     DArray.__getitem__, DArray.__setitem__ = indexing.getitem, indexing.setitem  # views for basic keys
-    DArray.__matmul__ = lambda self, other: _linalg().matmul(self, other)
-    DArray.__rmatmul__ = lambda self, other: _linalg().matmul(other, self)
+    DArray.__matmul__ = lambda self, other, /: _linalg().matmul(self, other)
+    DArray.__rmatmul__ = lambda self, other, /: _linalg().matmul(other, self)
+    DArray.__imatmul__ = _imatmul
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
+
+
+def _imatmul(self: DArray, other: Any, /) -> DArray:
+    """``x @= other``: the product written into x (its shape must not change, as NumPy's rule)."""
+    from .._convert import assign
+
+    value = _linalg().matmul(self, other)
+    E.check_out("matmul", self, value.dtype, value.shape, value.place)
+    assign(self, self._dim, value)
+    return self
 
 
 def _method(name: str) -> Callable[..., Any]:

@@ -54,13 +54,13 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = 
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
-    """See also: numpy.zeros."""
+    """An array of zeros (default dtype: the place's default float). See also: numpy.zeros."""
     place = parse(device)
     return full(shape, 0, dtype=_dtype(dtype, place, "zeros"), device=place)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
-    """See also: numpy.ones."""
+    """An array of ones (default dtype: the place's default float). See also: numpy.ones."""
     place = parse(device)
     return full(shape, 1, dtype=_dtype(dtype, place, "ones"), device=place)
 
@@ -70,27 +70,31 @@ def _like(x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
 
 
 def empty_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.empty_like."""
     dt, place = _like(x, dtype, device)
     return _empty(x.shape, dt, place)
 
 
 def zeros_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.zeros_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, 0, dtype=dt, device=place)
 
 
 def ones_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.ones_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, 1, dtype=dt, device=place)
 
 
 def full_like(x: DArray, /, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.full_like."""
     dt, place = _like(x, dtype, device)
     return full(x.shape, fill_value, dtype=dt, device=place)
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
-    """See also: numpy.arange (values computed on the host, then copied)."""
+    """Evenly spaced values in ``[start, stop)``, computed on the host, then copied. See also: numpy.arange."""
     if step == 0:
         raise ValueError("darray arange: step must not be zero")
     place = parse(device)
@@ -103,7 +107,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: PlaceLike = None,
              endpoint: bool = True) -> DArray:
-    """See also: numpy.linspace (values computed on the host, then copied)."""
+    """``num`` evenly spaced values from ``start`` to ``stop``, computed on the host, then copied.
+    See also: numpy.linspace."""
     if not isinstance(num, (int, np.integer)) or isinstance(num, bool) or num < 0:
         raise ValueError(f"darray linspace: num must be a non-negative integer, got {num!r}")
     place = parse(device)
@@ -116,7 +121,7 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: P
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
         device: PlaceLike = None) -> DArray:
-    """See also: numpy.eye."""
+    """Ones on the ``k``-th diagonal of an ``n_rows`` x ``n_cols`` matrix, zeros elsewhere. See also: numpy.eye."""
     place = parse(device)
     for v in (n_rows, n_cols if n_cols is not None else 0):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:

@@ -6,12 +6,13 @@ the CPU place they run through NumPy. dtypes follow NumPy 2's ufunc loop resolut
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
+from .._typing import ArrayLike
 from ..lazy import graph, host, record
 from ..place import CLPlace, CPUPlace, Place
 from . import _dispatch as D
@@ -153,13 +154,48 @@ def apply(name: str, *args: Any) -> DArray:
     return record(value, place)
 
 
-def _make(op: Op) -> Callable[..., DArray]:
-    def fn(*args: Any) -> DArray:
-        return apply(op.name, *args)
+def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
+    """NumPy's rules for writing a result of ``dtype`` and ``shape`` into ``out`` (an in-place
+    operator's target or an ``out=`` array): same shape, a 'same_kind' cast, and here the same place."""
+    if not isinstance(out, DArray):
+        raise TypeError(f"darray {name}: out must be a DArray, got {type(out).__name__}")
+    if shape != out.shape:
+        raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
+                         f"the broadcast shape {shape}")
+    if not _dt.can_cast(dtype, out.dtype, casting="same_kind"):
+        raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
+                        "'same_kind' (output operand)")
+    if out.place != place:
+        raise ValueError(f"darray {name}: the output is on {out.place}, the arguments on {place}")
 
-    fn.__name__ = fn.__qualname__ = op.name
-    fn.__doc__ = (f"{op.doc[:1].upper()}{op.doc[1:]}, elementwise.\n\n"
-                  f"See also: numpy.{getattr(op.ref, '__name__', op.name)}")
+
+def into(out: DArray, name: str, *args: Any) -> DArray:
+    """``name(*args)`` computed into ``out`` (one fused kernel on OpenCL places); returns ``out``.
+    Pending graphs reading ``out`` see its old values."""
+    from .._convert import write
+
+    value, dtype, shape, place = build(name, *args)
+    check_out(name, out, dtype, shape, place)
+    write(out, value)
+    return out
+
+
+def _make(op: Op) -> Callable[..., DArray]:
+    """The public function of ``op`` with the Array API's positional-only parameters."""
+    name = op.name
+    if op.arity == 1:
+        def fn(x: ArrayLike, /) -> DArray:
+            return apply(name, x)
+    elif op.arity == 2:
+        def fn(x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+            return apply(name, x1, x2)
+    else:
+        def fn(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+            return apply(name, condition, x1, x2)
+    fn.__name__ = fn.__qualname__ = name
+    ref = getattr(op.ref, "__name__", "")
+    see = f"See also: numpy.{ref}" if getattr(np, ref, None) is op.ref else "NumPy has no such function."
+    fn.__doc__ = f"{op.doc if op.doc.startswith('x') else op.doc[:1].upper() + op.doc[1:]}, elementwise.\n\n{see}"
     return fn
 
 
@@ -167,8 +203,23 @@ _FUNCS = {op.name: _make(op) for op in OPS if op.name not in ("clip", "round")}
 globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
+if TYPE_CHECKING:  # the functions made above, for type checkers (test_typing keeps this equal to the table)
+    def _unary(x: ArrayLike, /) -> DArray: ...
+    def _binary(x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
+    def where(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
+    abs = absolute = acos = acosh = arccos = arccosh = arcsin = arcsinh = arctan = arctanh = asin = asinh = _unary
+    atan = atanh = bitwise_invert = bitwise_not = ceil = conj = conjugate = cos = cosh = exp = expm1 = _unary
+    floor = imag = invert = isfinite = isinf = isnan = log = log10 = log1p = log2 = logical_not = _unary
+    negative = positive = real = reciprocal = relu = sigmoid = sign = signbit = silu = sin = sinh = _unary
+    sqrt = square = tan = tanh = trunc = _unary
+    add = arctan2 = atan2 = bitwise_and = bitwise_left_shift = bitwise_or = bitwise_right_shift = _binary
+    bitwise_xor = copysign = divide = equal = floor_divide = greater = greater_equal = hypot = _binary
+    left_shift = less = less_equal = logaddexp = logical_and = logical_or = logical_xor = maximum = _binary
+    minimum = mod = multiply = nextafter = not_equal = pow = power = remainder = right_shift = _binary
+    subtract = true_divide = _binary
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
+
+def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:
     """x limited to [min, max]; either bound may be None. See also: numpy.clip."""
     if min is None and max is None:
         return apply("positive", x)
@@ -179,7 +230,7 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> DArray:
     return apply("clip", x, min, max)
 
 
-def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
+def round(x: ArrayLike, /, decimals: int = 0) -> DArray:  # noqa: A001
     """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round.
 
     Integers keep their dtype (unchanged for ``decimals >= 0``); bool rounds only with
@@ -206,4 +257,5 @@ def round(x: Any, /, decimals: int = 0) -> DArray:  # noqa: A001
     return apply("divide", apply("round", apply("multiply", x, scale)), scale)
 
 
-__all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])
+if not TYPE_CHECKING:  # type checkers star-import the public names, declared above
+    __all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])

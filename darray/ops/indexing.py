@@ -268,7 +268,7 @@ def _host_key(key: Any) -> Any:
     return tuple(e.get() if isinstance(e, DArray) else e for e in entries)
 
 
-def getitem(x: DArray, key: Any) -> DArray:
+def getitem(x: DArray, key: Any, /) -> DArray:
     """``x[key]``: a view for basic keys, a copy for advanced ones (NumPy's rules)."""
     found = _advanced_view(x, key)
     if found is None:
@@ -295,7 +295,7 @@ def getitem(x: DArray, key: Any) -> DArray:
     return out
 
 
-def setitem(x: DArray, key: Any, value: Any) -> None:
+def setitem(x: DArray, key: Any, value: Any, /) -> None:
     """``x[key] = value``: through the view for a basic key (``_convert.assign``), else a
     scatter (NumPy's casting and broadcasting either way)."""
     found = _advanced_view(x, key)

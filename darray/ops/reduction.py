@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
+from .._typing import ArrayLike, DTypeLike
 from .._convert import asarray, from_numpy, input_term
 from ..dim import Dim, normalize_axes
 from ..lazy.reduce import reduce as _device_reduce
@@ -111,24 +112,25 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
 
 
 def _make(op: str, doc: str) -> Any:
-    def fn(x: Any, /, *, axis: Any = None, keepdims: bool = False, **kw: Any) -> DArray:
-        dtype = kw.pop("dtype", None) if op in ("sum", "prod", "mean") else None
-        return _reduce(op, x, axis, keepdims, dtype) if not kw else _bad(op, kw)
+    if op in ("sum", "prod", "mean"):
+        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None,
+               keepdims: bool = False) -> DArray:
+            return _reduce(op, x, axis, keepdims, dtype)
+    else:
+        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None,  # type: ignore[misc]
+               keepdims: bool = False) -> DArray:
+            return _reduce(op, x, axis, keepdims)
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = f"{doc}\n\nSee also: numpy.{op}"
     return fn
 
 
-def _bad(op: str, kw: dict[str, Any]) -> DArray:
-    raise TypeError(f"darray {op}: unexpected keyword argument(s) {sorted(kw)}")
-
-
 sum = _make("sum", "Sum over ``axis`` (None: all); ``dtype=`` sets the accumulator. Empty sums are 0.")  # noqa: A001
 prod = _make("prod", "Product over ``axis``; empty products are 1.")
 max = _make("max", "Maximum over ``axis``; NaN propagates; empty input raises ValueError.")  # noqa: A001
 min = _make("min", "Minimum over ``axis``; NaN propagates; empty input raises ValueError.")  # noqa: A001
-mean = _make("mean", "Arithmetic mean over ``axis`` (float64 for integer input).")
+mean = _make("mean", "Arithmetic mean over ``axis`` (float64 for integer input; ``dtype=`` as NumPy's).")
 any = _make("any", "True where any element over ``axis`` is non-zero.")  # noqa: A001
 all = _make("all", "True where every element over ``axis`` is non-zero.")  # noqa: A001
 

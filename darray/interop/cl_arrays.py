@@ -1,4 +1,4 @@
-"""Interop: pyopencl arrays over darray's buffers, and pickling through a host copy.
+"""pyopencl arrays over darray's buffers.
 
 - ``x.to_pyopencl()`` lends ``x``'s buffer to a ``pyopencl.array.Array`` (no copy) on the queue
   of darray's current stream: its ``events`` carry darray's pending work on ``x``, and what
@@ -8,9 +8,6 @@
   so far. Handing back an array that ``to_pyopencl`` lent gives the lender's memory record, so
   darray then also waits for pyopencl's work from any stream and the host. An array of another
   context cannot share memory: ``from_pyopencl`` raises, ``asarray`` copies through the host.
-- ``pickle.dumps(x)`` stores a host copy and where ``x`` lived; loading puts it on the same kind
-  of place (the same platform and device name, ``cpu`` for ``cpu``), else on the loading
-  process's default place (a Dask worker's, say).
 """
 from __future__ import annotations
 
@@ -21,15 +18,16 @@ import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
 
-from . import sched
-from ._array import DArray
-from ._convert import from_numpy
-from .alloc import Allocation
-from .dim import Dim
-from .place import CLPlace, CPUPlace, Place, default, devices, parse, probe, runtime
-from .place._runtime import runtimes
+from .. import sched
+from .._array import DArray
+from .._convert import from_numpy
+from ..alloc import Allocation
+from ..dim import Dim
+from ..place import CLPlace, parse
+from ..place._runtime import runtimes
 
 __all__ = ["from_pyopencl", "to_pyopencl"]
+
 
 # (buffer handle, byte offset) of each array lent by to_pyopencl -> the lender's allocation
 _lent: "weakref.WeakValueDictionary[tuple[int, int], Allocation]" = weakref.WeakValueDictionary()
@@ -97,27 +95,3 @@ def pyopencl_to_darray(a: cla.Array, device: Any, copy: bool | None) -> DArray:
         raise ValueError("darray asarray: copy=False but the pyopencl array is not in darray's context "
                          "on that device")
     return from_numpy(a.get(), parse(device))
-
-
-def _kind(place: Place) -> Any:
-    """What a pickle records of a place: ``"cpu"``, or the device's (platform, name)."""
-    if isinstance(place, CPUPlace):
-        return "cpu"
-    info = runtime(place).info
-    return (info.platform, info.name)
-
-
-def _rebuild(host: np.ndarray, kind: Any) -> DArray:
-    """Unpickle: ``host`` onto the place ``kind`` names when this process has it and it passes its
-    probe, else onto the default place."""
-    if kind == "cpu":
-        return from_numpy(host, CPUPlace())
-    for info in devices():
-        if (info.platform, info.name) == tuple(kind) and probe(info.index).ok:
-            return from_numpy(host, CLPlace(info.index))
-    return from_numpy(host, default())
-
-
-def reduce(x: DArray) -> tuple:
-    """``DArray.__reduce__``: a host copy and the kind of place."""
-    return _rebuild, (x.get(), _kind(x.place))

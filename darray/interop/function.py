@@ -1,0 +1,141 @@
+"""``DArray.__array_function__``: NumPy functions on DArrays run darray's function.
+
+The table comes from ``darray._api.entries()``: each public darray function whose NumPy
+equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
+``interop.ufunc``). A call is bound to NumPy's signature and passed on by position (NumPy's
+leading parameters are darray's positional-only ones, whatever their names) or by name
+(``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
+does not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after
+the call; any other argument darray does not take, given a value other than NumPy's default,
+is a TypeError naming it, as is a NumPy function darray does not implement: never a silent
+host computation.
+"""
+from __future__ import annotations
+
+import inspect
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from .._api import Entry, entries
+from .._array import DArray
+
+_P = inspect.Parameter
+_RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},
+            "clip": {"a_min": "min", "a_max": "max"}}
+_ATTRIBUTES = {np.ndim: "ndim", np.shape: "shape", np.size: "size"}  # NumPy's readers of array attributes
+_IGNORED = {"sort": {"kind"}, "argsort": {"kind"}, "isin": {"assume_unique"}}  # hints darray has no use for
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[Any, Entry]:
+    """NumPy function -> the darray row implementing it (the row of NumPy's own name first)."""
+    found: dict[Any, Entry] = {}
+    for e in sorted(entries(), key=lambda e: e.name.rsplit(".", 1)[-1] != getattr(e.numpy_object(), "__name__", "")):
+        obj = e.numpy_object()
+        if obj is not None and not isinstance(obj, np.ufunc) and callable(obj):
+            found.setdefault(obj, e)
+    return found
+
+
+def _default(p: inspect.Parameter, value: Any) -> bool:
+    return p.default is not p.empty and (value is p.default or value is np._NoValue  # type: ignore[attr-defined]
+                                          or (type(value) is type(p.default) and value == p.default))
+
+
+def _last_two(args: dict[str, Any]) -> None:
+    """``numpy.trace``'s ``axis1``/``axis2`` (0, 1 by default) moved last, where darray's trace reads."""
+    from ..ops.manipulation import moveaxis
+
+    axes = (args.pop("axis1", 0), args.pop("axis2", 1))
+    args["a"] = moveaxis(args["a"], axes, (-2, -1))
+
+
+def _flat_by_default(args: dict[str, Any]) -> None:
+    """``numpy.cumsum``/``cumprod`` without an axis run over the flattened array."""
+    from ..ops.manipulation import reshape
+
+    if args.get("axis") is None:
+        args["a"], args["axis"] = reshape(args["a"], (-1,)), 0
+
+
+_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two, "cumsum": _flat_by_default,
+                                                          "cumprod": _flat_by_default}
+
+
+@lru_cache(maxsize=256)
+def _signatures(func: Any, impl: Callable[..., Any]) -> tuple[inspect.Signature, list[inspect.Parameter]]:
+    return inspect.signature(func), list(inspect.signature(impl).parameters.values())
+
+
+def _array_like(like: DArray, obj: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+                subok: bool = False, ndmin: int = 0) -> DArray:
+    """``numpy.array(obj, dtype, like=like)`` (how Dask makes arrays like a chunk): a copy of
+    ``obj`` on ``like``'s place."""
+    from .._convert import asarray
+
+    if (order, subok, ndmin) != ("K", False, 0):
+        raise TypeError("darray: numpy.array with order=, subok= or ndmin= is not supported on DArrays")
+    return asarray(obj, dtype=dtype, device=like.place, copy=True)
+
+
+def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], like: DArray | None = None) -> Any:
+    """``func(*args, **kwargs)`` for a NumPy function ``func``, through darray's implementation;
+    NotImplemented when another array type takes part (it may implement ``func`` itself).
+    ``like``: the DArray whose protocol was called (the ``like=`` of NumPy's creation functions)."""
+    if not all(issubclass(t, (DArray, np.ndarray)) for t in types):
+        return NotImplemented
+    if func in _ATTRIBUTES and len(args) == 1 and not kwargs:
+        return getattr(args[0], _ATTRIBUTES[func])
+    if func is np.array and like is not None:
+        return _array_like(like, *args, **kwargs)
+    entry = table().get(func)
+    name = getattr(func, "__name__", repr(func))
+    if entry is None:
+        raise TypeError(f"darray: numpy.{name} is not implemented for DArrays (no host round trip is made; "
+                        "convert with numpy.asarray(x) to compute it with NumPy)")
+    sig, params = _signatures(func, entry.func)
+    bound = sig.bind(*args, **kwargs).arguments
+    if name in _PREPARE:
+        _PREPARE[name](bound)
+    n_pos = sum(p.kind is _P.POSITIONAL_ONLY for p in params)
+    names = {p.name for p in params if p.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)}
+    renames, ignored = _RENAMES.get(name, {}), _IGNORED.get(name, set())
+    pos: list[Any] = []
+    kw: dict[str, Any] = {}
+    out = None
+    for i, p in enumerate(sig.parameters.values()):
+        if p.name not in bound:
+            continue
+        value = bound[p.name]
+        if p.kind is _P.VAR_POSITIONAL:
+            pos.extend(value)
+        elif p.kind is _P.VAR_KEYWORD:
+            extra = sorted(set(value) - names)
+            if extra:
+                raise TypeError(f"darray: numpy.{name} with {', '.join(extra)} is not supported on DArrays")
+            kw.update(value)
+        elif p.name == "out" and value is not None:
+            out = value
+        elif _default(p, value) or p.name in ignored:
+            continue
+        elif i < n_pos:
+            pos.append(value)
+        elif renames.get(p.name, p.name) in names:
+            kw[renames.get(p.name, p.name)] = value
+        else:
+            raise TypeError(f"darray: numpy.{name}'s argument {p.name}={value!r} is not supported on DArrays")
+    result = entry.func(*pos, **kw)
+    return result if out is None else store(name, out, result)
+
+
+def store(name: str, out: Any, result: DArray) -> DArray:
+    """``result`` written into ``out`` (NumPy's ``out=`` rules: a DArray of the result's shape)."""
+    from .._convert import assign
+    from ..ops.elementwise import check_out
+
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    check_out(name, out, result.dtype, result.shape, result.place)
+    assign(out, out._dim, result)
+    return out

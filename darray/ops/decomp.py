@@ -1,0 +1,194 @@
+"""The decompositions and solvers of ``darray.linalg``: cholesky, det, eigh, eigvalsh, inv,
+matrix_rank, pinv, qr, slogdet, solve, svd, svdvals (through NumPy's LAPACK on the host), and
+cross and matrix_power (on the array's place).
+
+Differs from NumPy: the LAPACK functions copy their input to the host and their results back
+to the input's place (darray has no device LAPACK); integer input computes in the default
+floating dtype of the place, as NumPy's in float64.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, TypeVar
+
+import numpy as np
+
+from .._array import DArray
+from .._convert import from_numpy
+from .._typing import ArrayLike
+from ..dim import normalize_axis
+from . import elementwise as E
+from .linalg import _fmt, _inexact, _operands, matmul
+from .manipulation import broadcast_to, stack
+
+__all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "pinv", "qr",
+           "slogdet", "solve", "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class EighResult(NamedTuple):
+    eigenvalues: DArray
+    eigenvectors: DArray
+
+
+class QRResult(NamedTuple):
+    Q: DArray
+    R: DArray
+
+
+class SlogdetResult(NamedTuple):
+    sign: DArray
+    logabsdet: DArray
+
+
+class SVDResult(NamedTuple):
+    U: DArray
+    S: DArray
+    Vh: DArray
+
+
+def _on_host(fn: F) -> F:
+    """Marks a LAPACK function's docstring with how it differs from NumPy's."""
+    fn.__doc__ = f"{fn.__doc__}\n\nDiffers from NumPy: computed by NumPy on the host (a copy each way)."
+    return fn
+
+
+def _lapack(name: str, fn: Callable[..., Any], *xs: ArrayLike, square: bool = True) -> Any:
+    """``fn`` of the host copies of ``xs`` (stacks of matrices, floating), its array results
+    copied back to the place of the arguments (a tuple stays a tuple)."""
+    arrays = [_inexact(a) for a in _operands(name, xs)]
+    x = arrays[0]
+    if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
+        raise ValueError(f"darray {name}: needs a stack of {'square ' if square else ''}matrices, got shape "
+                         f"{_fmt(x.shape)}")
+    try:
+        res = fn(*[a.get() for a in arrays])
+    except np.linalg.LinAlgError as err:
+        raise np.linalg.LinAlgError(f"darray {name}: {err}") from None
+    place = x.place
+    if isinstance(res, tuple):
+        return tuple(from_numpy(np.asarray(r), place) for r in res)
+    return from_numpy(np.asarray(res), place)
+
+
+@_on_host
+def cholesky(x: ArrayLike, /, *, upper: bool = False) -> DArray:
+    """Cholesky factor L (``x = L @ L^H``), or U (``x = U^H @ U``) with ``upper=True``.
+    See also: numpy.linalg.cholesky."""
+    return _lapack("cholesky", lambda a: np.linalg.cholesky(a, upper=upper), x)
+
+
+@_on_host
+def det(x: ArrayLike, /) -> DArray:
+    """Determinant of each matrix. See also: numpy.linalg.det."""
+    return _lapack("det", np.linalg.det, x)
+
+
+@_on_host
+def eigh(x: ArrayLike, /) -> EighResult:
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices. See also: numpy.linalg.eigh."""
+    return EighResult(*_lapack("eigh", lambda a: tuple(np.linalg.eigh(a)), x))
+
+
+@_on_host
+def eigvalsh(x: ArrayLike, /) -> DArray:
+    """Eigenvalues (ascending) of Hermitian matrices. See also: numpy.linalg.eigvalsh."""
+    return _lapack("eigvalsh", np.linalg.eigvalsh, x)
+
+
+@_on_host
+def inv(x: ArrayLike, /) -> DArray:
+    """Inverse of each matrix (LinAlgError when singular). See also: numpy.linalg.inv."""
+    return _lapack("inv", np.linalg.inv, x)
+
+
+@_on_host
+def matrix_rank(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
+    """Number of singular values above ``rtol * largest`` (default ``max(M, N) * eps``).
+    See also: numpy.linalg.matrix_rank."""
+    rt = rtol.get() if isinstance(rtol, DArray) else rtol
+    return _lapack("matrix_rank", lambda a: np.linalg.matrix_rank(a, rtol=rt), x, square=False)
+
+
+@_on_host
+def pinv(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
+    """Moore-Penrose pseudo-inverse. See also: numpy.linalg.pinv."""
+    rt = rtol.get() if isinstance(rtol, DArray) else rtol
+    return _lapack("pinv", lambda a: np.linalg.pinv(a, rtol=rt), x, square=False)
+
+
+@_on_host
+def qr(x: ArrayLike, /, *, mode: str = "reduced") -> QRResult:
+    """QR factorisation, ``mode`` 'reduced' or 'complete'. See also: numpy.linalg.qr."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"darray qr: mode must be 'reduced' or 'complete', got {mode!r}")
+    return QRResult(*_lapack("qr", lambda a: tuple(np.linalg.qr(a, mode=mode)), x, square=False))
+
+
+@_on_host
+def slogdet(x: ArrayLike, /) -> SlogdetResult:
+    """Sign and natural log of the absolute determinant. See also: numpy.linalg.slogdet."""
+    return SlogdetResult(*_lapack("slogdet", lambda a: tuple(np.linalg.slogdet(a)), x))
+
+
+@_on_host
+def solve(x1: ArrayLike, x2: ArrayLike, /) -> DArray:
+    """The solution of ``x1 @ out = x2`` (x2 1-D: one vector). See also: numpy.linalg.solve."""
+    return _lapack("solve", np.linalg.solve, x1, x2)
+
+
+@_on_host
+def svd(x: ArrayLike, /, *, full_matrices: bool = True) -> SVDResult:
+    """Singular value decomposition ``x = U @ diag(S) @ Vh``. See also: numpy.linalg.svd."""
+    return SVDResult(*_lapack("svd", lambda a: tuple(np.linalg.svd(a, full_matrices=full_matrices)), x,
+                              square=False))
+
+
+@_on_host
+def svdvals(x: ArrayLike, /) -> DArray:
+    """Singular values, descending. See also: numpy.linalg.svdvals."""
+    return _lapack("svdvals", np.linalg.svdvals, x, square=False)
+
+
+def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> DArray:
+    """Cross product of 3-element vectors along ``axis`` (broadcast), on the array's place.
+    See also: numpy.linalg.cross."""
+    a, b = _operands("cross", (x1, x2))
+    if a.ndim != b.ndim:
+        raise ValueError(f"darray cross: arrays must have the same rank, got shapes {_fmt(a.shape)} and {_fmt(b.shape)}")
+    ax = normalize_axis(axis, a.ndim, "darray cross")
+    if a.shape[ax] != 3 or b.shape[ax] != 3:
+        raise ValueError(f"darray cross: axis {axis} must have size 3, got shapes {_fmt(a.shape)} and {_fmt(b.shape)}")
+    a0, a1, a2 = (a[(slice(None),) * ax + (i,)] for i in range(3))
+    b0, b1, b2 = (b[(slice(None),) * ax + (i,)] for i in range(3))
+
+    def term(p: DArray, q: DArray, r: DArray, s: DArray) -> DArray:
+        return E.apply("subtract", E.apply("multiply", p, q), E.apply("multiply", r, s))
+
+    return stack([term(a1, b2, a2, b1), term(a2, b0, a0, b2), term(a0, b1, a1, b0)], axis=ax)
+
+
+def matrix_power(x: ArrayLike, n: int, /) -> DArray:
+    """``x`` to the integer power ``n`` by repeated squaring with ``matmul`` on the array's place
+    (a negative ``n`` inverts first, through ``inv``). See also: numpy.linalg.matrix_power."""
+    (a,) = _operands("matrix_power", (x,))
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"darray matrix_power: needs a stack of square matrices, got shape {_fmt(a.shape)}")
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"darray matrix_power: n must be an integer, got {n!r}")
+    if n < 0:
+        a, n = inv(a), -n
+    result: DArray | None = None
+    while True:
+        if n & 1:
+            result = a if result is None else matmul(result, a)
+        n >>= 1
+        if not n:
+            break
+        a = matmul(a, a)
+    if result is None:
+        from .creation import eye
+
+        return E.apply("positive", broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.place), a.shape))
+    return result

@@ -1,0 +1,81 @@
+"""darray chunks in Dask: reductions and a matmul over an array larger than the device's memory
+limit, chunk by chunk, then the same graph on a two-process LocalCluster; checked against NumPy.
+
+    python examples/dask_chunks.py [--small] [--no-cluster]
+
+The device is capped with DARRAY_MEMORY_LIMIT (set below, before darray is imported) to a
+quarter of the array, so the array never sits on the device whole: Dask moves one chunk at a
+time there (``map_blocks(da.asarray)``) and the matmul's result blocks back to the host
+(``map_blocks(da.DArray.get)``). The peak device memory comes from ``da.alloc.stats()``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+SIZES = {"small": (512, 128), "full": (4096, 1024)}  # (n, chunk): the array is n x n float32
+
+n_full, _ = SIZES["full"]
+os.environ.setdefault("DARRAY_MEMORY_LIMIT", str(n_full * n_full * 4 // 4))
+
+import dask  # noqa: E402
+import dask.array as dka  # noqa: E402
+import numpy as np  # noqa: E402
+
+import darray as da  # noqa: E402
+
+
+def graph(h: np.ndarray, chunk: int) -> dict:
+    """The Dask computations over ``h`` with darray chunks (moved to the device block by block)."""
+    x = dka.from_array(h, chunks=(chunk, chunk)).map_blocks(da.asarray, dtype=h.dtype, meta=da.empty((0, 0)))
+    product = (x @ x.T).map_blocks(da.DArray.get, dtype=h.dtype, meta=np.empty((0, 0), h.dtype))
+    return {"sum": x.sum(), "mean": x.mean(axis=0), "max": x.max(axis=1), "var": x.var(), "x @ x.T": product}
+
+
+def expected(h: np.ndarray) -> dict:
+    h64 = h.astype(np.float64)
+    return {"sum": h64.sum(), "mean": h64.mean(axis=0), "max": h.max(axis=1), "var": h64.var(), "x @ x.T": h64 @ h64.T}
+
+
+def check(got: dict, want: dict, label: str) -> None:
+    for k, w in want.items():
+        g = got[k]
+        g = np.asarray(g.get() if isinstance(g, da.DArray) else g, np.float64)
+        scale = max(1.0, float(np.abs(w).max()))
+        err = float(np.abs(g - w).max()) / scale
+        assert g.shape == np.shape(w) and err < 1e-4, (label, k, err)
+
+
+def main(small: bool = False, cluster: bool = True) -> None:
+    n, chunk = SIZES["small" if small else "full"]
+    h = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
+    limit = da.alloc.stats()["limit_bytes"]
+    want = expected(h)
+    t0 = time.perf_counter()
+    got = dask.compute(graph(h, chunk), scheduler="threads")[0]
+    seconds = time.perf_counter() - t0
+    check(got, want, "threads")
+    peak = da.alloc.stats()["peak_bytes"]
+    print(f"dask_chunks: {n}x{n} float32 ({h.nbytes >> 20} MiB) in {chunk}x{chunk} darray chunks on {da.place.current()}, "
+          f"device limit {limit >> 20} MiB: sum, mean, max, var and x @ x.T in {seconds:.2f} s (threads), "
+          f"peak device memory {peak >> 20} MiB, answers match NumPy")
+    assert small or h.nbytes > limit > 0, "the array should not fit the device's limit"
+    if cluster:
+        from dask.distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
+                Client(lc) as client:
+            t0 = time.perf_counter()
+            got = client.compute(graph(h, chunk), sync=True)
+            seconds = time.perf_counter() - t0
+        check(got, want, "LocalCluster")
+        print(f"dask_chunks: the same graph on a LocalCluster of 2 worker processes: {seconds:.2f} s, answers match")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--small", action="store_true", help="small sizes (CI smoke test)")
+    parser.add_argument("--no-cluster", action="store_true", help="skip the LocalCluster run")
+    args = parser.parse_args()
+    main(args.small, not args.no_cluster)

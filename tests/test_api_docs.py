@@ -1,0 +1,33 @@
+"""The API table (``darray/_api.py``) and the generated ``docs/api.md`` (``darray/api_docs.py``)."""
+from __future__ import annotations
+
+import darray as da
+from darray import _api, api_docs
+
+
+def test_docs_are_up_to_date() -> None:
+    """Fails when a public function, its docstring or the op table changed without
+    ``python -m darray.api_docs`` being run again."""
+    assert api_docs.PATH.read_text() == api_docs.render(), "docs/api.md is stale: run python -m darray.api_docs"
+
+
+def test_table_covers_every_public_function() -> None:
+    names = {e.name for e in _api.entries()}
+    public = {n for n in da.__all__ if callable(getattr(da, n)) and not isinstance(getattr(da, n), type)
+              and not n.startswith("__") and getattr(da, n).__class__.__name__ == "function"}
+    assert public <= names
+    assert {f"linalg.{n}" for n in da.linalg.__all__ if not isinstance(getattr(da.linalg, n), type)} <= names
+    assert all(e.summary for e in _api.entries()), [e.name for e in _api.entries() if not e.summary]
+
+
+def test_numpy_equivalents_exist() -> None:
+    for e in _api.entries():
+        assert not e.numpy or e.numpy_object() is not None, f"{e.name}: {e.numpy} is not in this NumPy"
+    rows = {e.name: e for e in _api.entries()}
+    assert rows["concat"].numpy == "numpy.concatenate" and rows["relu"].numpy == ""
+    assert rows["linalg.inv"].differs.startswith("Differs from NumPy: computed by NumPy on the host")
+
+
+def test_check_mode(capsys) -> None:
+    assert api_docs.main(["--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
