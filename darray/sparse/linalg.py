@@ -1,0 +1,4 @@
+"""darray.sparse.linalg: iterative solvers built from darray.sparse's products."""
+from __future__ import annotations
+
+__all__ = ["cg"]
