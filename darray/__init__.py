@@ -36,7 +36,7 @@ from .ops.sorting import __all__ as _sorting_all
 from .ops.sets import *  # noqa: F403
 from .ops.sets import __all__ as _sets_all
 from .place import CLPlace, CPUPlace
-from . import random
+from . import random, sparse
 from .sched import Stream, profile, stream, synchronize
 
 bool = bool_  # noqa: A001  (Array API name)
@@ -51,7 +51,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "lazy", "place", "random", "sched", "profile", "stream", "synchronize",
+    "alloc", "dtypes", "lazy", "place", "random", "sched", "sparse", "profile", "stream", "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",

@@ -37,8 +37,15 @@
 #define ZERO ((T)(0))
 #ifdef NO_X
 #  define TERM(k, j) (data[k])
+#elif KT == 1
+#  define TERM(k, j) MUL(data[k], x[indices[k]])
 #else
 #  define TERM(k, j) MUL(data[k], x[(long)indices[k] * ldx + (j)])
+#endif
+#if KT == 1
+#  define WIDTH(j0) 1
+#else
+#  define WIDTH(j0) (int)min((long)KT, K - (j0))
 #endif
 #define RANGE const long g = get_global_id(0); const long start = g * ch; const long end = min(start + ch, n);
 #define SHIFT(name) name += name##_o
@@ -61,7 +68,7 @@ __kernel void spmv_split(__global const I* indptr, long indptr_o, __global const
     const long r0 = lo, head = min((long)indptr[r0], k1);
     carry_row[p] = k0 < head ? r0 - 1 : -1;
     for (long j0 = 0; j0 < K; j0 += KT) {
-        const int w = (int)min((long)KT, K - j0);
+        const int w = WIDTH(j0);
         T acc[KT];
         if (k0 < head) {
             for (int j = 0; j < KT; j++) acc[j] = ZERO;
@@ -102,7 +109,7 @@ __kernel void spmv_vector(__global const I* indptr, long indptr_o, __global cons
     SHIFT(indptr); SHIFT(indices); SHIFT(data); SHIFT(x); SHIFT(y);
     const long s = r < M ? (long)indptr[r] : 0, e = r < M ? (long)indptr[r + 1] : 0;
     for (long j0 = 0; j0 < K; j0 += KT) {
-        const int w = (int)min((long)KT, K - j0);
+        const int w = WIDTH(j0);
         T acc[KT];
         for (int j = 0; j < KT; j++) acc[j] = ZERO;
         for (long k = s + lane; k < e; k += VS)
