@@ -9,7 +9,8 @@ formats; :mod:`darray.sparse.linalg` has ``cg``. Where darray differs from scipy
 - ``A * B`` of two matrices or a matrix and an array is a TypeError (use ``@`` or ``multiply``);
 - ``csr.T`` is CSR (scipy: CSC); ``todense()`` and ``sum(axis=)`` give 2-D DArrays
   (scipy: numpy.matrix) and ``sum()`` a 0-d DArray;
-- results of products, sums and differences keep explicit zeros (scipy drops them).
+- results of products, sums and differences keep explicit zeros (scipy drops them);
+- ``A / scalar`` keeps float32 (scipy divides float32 matrices in float64).
 """
 from __future__ import annotations
 

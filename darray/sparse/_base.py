@@ -6,7 +6,8 @@ A matrix is DArrays of one place (COO: ``row``, ``col``, ``data``; CSR: ``indptr
 complex128; integer and bool values become the place's default float (scipy keeps them).
 
 Operations that touch only the values (``_DATA_OPS``: negation, abs, power, scaling,
-astype, conj) keep the structure and the format, as in scipy. Products, sums and
+astype, conj) sum duplicates in place first, then keep the structure and the format, as
+scipy does. Products, sums and
 differences of matrices go through CSR (``csr.py``); ``FORMATS`` maps a format name to its
 class (filled by ``coo.py`` and ``csr.py``), so each module builds the other's matrices.
 """
@@ -62,7 +63,10 @@ def vector(x: Any, place: Place, what: str, op: str, *, kinds: str = "iu") -> DA
         if x.place != place:
             raise ValueError(f"darray.sparse {op}: {what} is on {x.place} but the matrix is on {place}; use .to()")
     else:
-        x = asarray(np.asarray(x), device=place)
+        host = np.asarray(x)
+        if not host.size and kinds == "iu":  # an empty list reads as integers (NumPy's indexing rule)
+            host = host.astype(np.int64)
+        x = asarray(host, device=place)
     if x.ndim != 1:
         raise ValueError(f"darray.sparse {op}: {what} must be 1-D, got shape {x.shape}")
     if x.dtype.kind not in kinds:
@@ -124,6 +128,7 @@ _DATA_OPS: dict[str, tuple[str, Callable[..., DArray]]] = {
 
 def _data_method(name: str, doc: str, fn: Callable[..., DArray]) -> Callable[..., Any]:
     def method(self: SparseMatrix, *args: Any) -> Any:
+        self.sum_duplicates()  # as scipy: in place first, so abs and power see the summed values
         data = fn(self.data, *args)
         if data.dtype not in DTYPES:
             data = astype(data, value_dtype(data.dtype, data.place, name), copy=False)
@@ -195,6 +200,9 @@ class SparseMatrix:
 
     def to_scipy(self) -> Any:
         """The scipy.sparse matrix of the same format (host copies of the arrays)."""
+        raise NotImplementedError
+
+    def sum_duplicates(self) -> None:
         raise NotImplementedError
 
     def copy(self) -> SparseMatrix:
