@@ -28,15 +28,15 @@ from ..ops.sorting import sort_rows
 from ..place import CPUPlace, runtime
 
 KT = 16  # dense columns per pass of a product (a private accumulator each)
-SPLIT_ITEMS = 16  # split products: work-items per compute unit
+SPLIT_ITEMS = 64  # split products: work-items per compute unit (small runs balance a shared machine)
 SPLIT_MIN = 256  # split products: the fewest nonzeros a work-item takes
 SPLIT_RATIO = 32  # vector form unless the longest row is over this many times its lanes
 
 
-def _options(dt: np.dtype, idx: np.dtype, *, kt: int = 1, no_x: bool = False) -> str:
+def _options(dt: np.dtype, idx: np.dtype, *, kt: int = 1, no_x: bool = False, one: bool = False) -> str:
     opts = [f"-D I={'int' if idx == _dt.int32 else 'long'}", f"-D T={_dt.ctype(dt)}", f"-D KT={kt}"]
     opts += ["-D COMPLEX"] * (dt.kind == "c") + ["-D DARRAY_FP64"] * (dt in (_dt.float64, _dt.complex128))
-    return " ".join(opts + ["-D NO_X"] * no_x)
+    return " ".join(opts + ["-D NO_X"] * no_x + ["-D ONE_COLUMN"] * one)
 
 
 def _allocs(*arrays: DArray) -> list[Any]:
@@ -66,11 +66,9 @@ def matvec(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stat
     if not nnz or not k or not m:
         return zeros(shape, dtype=dt, device=place)
     y = empty(shape, dt, place)
-    kt = min(KT, k)
-    opts = _options(dt, indices.dtype, kt=kt, no_x=x is None)
     xs = data if x is None else x
-    common = [*ref(indptr), *ref(indices), *ref(data), *ref(xs), np.int64(k), *ref(y), np.int64(k)]
     reads = _allocs(indptr, indices, data, xs)
+    nbytes = nnz * (indices.dtype.itemsize + dt.itemsize * (1 + k))
     info = runtime(place).info
     group = execute.local_size(place)
     split, lanes = info.form == "chunked", 1
@@ -78,23 +76,27 @@ def matvec(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stat
         mean, longest = stats()
         lanes = min(group, 1 << max(1, int(np.ceil(np.log2(max(mean, 2))))))
         split = longest > SPLIT_RATIO * lanes
+    per = max(SPLIT_MIN, -(-nnz // (info.compute_units * SPLIT_ITEMS)))
+    parts = -(-nnz // per)
     if split:
-        per = max(SPLIT_MIN, -(-nnz // (info.compute_units * SPLIT_ITEMS)))
-        parts = -(-nnz // per)
         carry, carry_row = empty((parts, k), dt, place), empty((parts,), _dt.int64, place)
-        kern = runtime(place).programs.kernel(source("sparse.cl"), "spmv_split", opts)
-        run("spmv_split", kern, [*common, *ref(carry), *ref(carry_row), np.int64(m), np.int64(nnz), np.int64(k),
-                                 np.int64(per)], parts, place, reads=reads, writes=_allocs(y, carry, carry_row),
-            nbytes=nnz * (indices.dtype.itemsize + dt.itemsize * (1 + k)))
-        fix = runtime(place).programs.kernel(source("sparse.cl"), "spmv_fix", opts)
-        run("spmv_fix", fix, [*ref(y), np.int64(k), *ref(carry), *ref(carry_row), np.int64(parts), np.int64(k)], k,
-            place, reads=_allocs(carry, carry_row), writes=_allocs(y))
-        return y
-    kern = runtime(place).programs.kernel(source("sparse.cl"), "spmv_vector", opts)
-    per_group = group // lanes
-    run("spmv_vector", kern, [*common, cl.LocalMemory(group * dt.itemsize), np.int64(m), np.int64(k),
-                              np.int32(lanes)], -(-m // per_group) * group, place, reads=reads, writes=_allocs(y),
-        nbytes=nnz * (indices.dtype.itemsize + dt.itemsize * (1 + k)))
+    for j0 in range(0, k, KT):  # KT columns a launch, their accumulators in registers
+        kt = min(KT, k - j0)
+        kernel = runtime(place).programs.kernel(source("sparse.cl"), "spmv_split" if split else "spmv_vector",
+                                                _options(dt, indices.dtype, kt=kt, no_x=x is None, one=k == 1))
+        head = [*ref(indptr), *ref(indices), *ref(data), *ref(xs), *ref(y)]
+        if split:
+            run("spmv_split", kernel, [*head, *ref(carry), *ref(carry_row), np.int64(m), np.int64(nnz),
+                                       np.int64(k), np.int64(j0), np.int64(per)],
+                parts, place, reads=reads, writes=_allocs(y, carry, carry_row), nbytes=nbytes)
+        else:
+            run("spmv_vector", kernel, [*head, cl.LocalMemory(group * dt.itemsize), np.int64(m), np.int64(k),
+                                        np.int64(j0), np.int32(lanes)],
+                -(-m // (group // lanes)) * group, place, reads=reads, writes=_allocs(y), nbytes=nbytes)
+    if split:
+        fix = runtime(place).programs.kernel(source("sparse.cl"), "spmv_fix", _options(dt, indices.dtype))
+        run("spmv_fix", fix, [*ref(y), *ref(carry), *ref(carry_row), np.int64(parts), np.int64(k)], k, place,
+            reads=_allocs(carry, carry_row), writes=_allocs(y))
     return y
 
 
