@@ -12,13 +12,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from typing import Any
+
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.linalg as spl
 
 import darray as da
 
 from .harness import Run, case, compare, device_seconds
+
+
+def _scipy(run: Run) -> Any:
+    """scipy.sparse (with its linalg), or the case is skipped."""
+    try:
+        import scipy.sparse
+        import scipy.sparse.linalg  # noqa: F401
+    except ImportError:
+        run.skip("needs scipy (pip install scipy)")
+    return scipy.sparse
 
 
 @lru_cache(maxsize=2)
@@ -28,7 +38,8 @@ def _triplets(rows: int, nnz: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             rng.random(nnz, dtype=np.float32))
 
 
-def _matrix(run: Run) -> tuple[sp.csr_matrix, da.sparse.csr_matrix]:
+def _matrix(run: Run) -> tuple[Any, da.sparse.csr_matrix]:
+    sp = _scipy(run)
     rows = run.pick(1_000_000, 100_000)
     row, col, val = _triplets(rows, 10 * rows)
     host = sp.csr_matrix((val, (row, col)), shape=(rows, rows))
@@ -66,6 +77,7 @@ def spmm(run: Run) -> None:
 @case("coo_to_csr")
 def coo_to_csr(run: Run) -> None:
     """COO -> CSR of unsorted triplets (duplicates summed) against scipy's ``tocsr()``."""
+    sp = _scipy(run)
     rows = run.pick(1_000_000, 100_000)
     row, col, val = _triplets(rows, 10 * rows)
     host = sp.coo_matrix((val, (row, col)), shape=(rows, rows))
@@ -74,7 +86,7 @@ def coo_to_csr(run: Run) -> None:
     _versus(run, "COO -> CSR", lambda: a.tocsr().indptr, lambda: host.tocsr(), ">= 1")
 
 
-def _poisson(k: int) -> sp.csr_matrix:
+def _poisson(sp: Any, k: int) -> Any:
     t = sp.diags_array([-np.ones(k - 1), 2 * np.ones(k), -np.ones(k - 1)], offsets=[-1, 0, 1], dtype=np.float32)
     eye = sp.eye_array(k, dtype=np.float32)
     return sp.csr_matrix(sp.kron(eye, t) + sp.kron(t, eye))
@@ -83,10 +95,11 @@ def _poisson(k: int) -> sp.csr_matrix:
 @case("cg_poisson_100_iterations")
 def cg(run: Run) -> None:
     """100 CG iterations on the 2-D Poisson matrix of a 1000 x 1000 grid (float32) against scipy's cg."""
-    host = _poisson(run.pick(1000, 200))
+    sp = _scipy(run)
+    host = _poisson(sp, run.pick(1000, 200))
     b = np.ones(host.shape[0], np.float32)
     a, bd = da.sparse.csr_matrix(host, device=run.place), da.asarray(b, device=run.place)
     t = compare({"darray": lambda: da.sparse.linalg.cg(a, bd, tol=1e-30, maxiter=100)[0],
-                 "scipy": lambda: spl.cg(host, b, rtol=1e-30, maxiter=100)}, repeat=run.pick(3, 2), sync=["darray"])
+                 "scipy": lambda: sp.linalg.cg(host, b, rtol=1e-30, maxiter=100)}, repeat=run.pick(3, 2), sync=["darray"])
     run.figure("darray_ms", t["darray"] * 1e3, "ms", label="100 CG iterations, darray (wall)")
     run.ratio("darray/scipy", t["scipy"] / t["darray"], label="CG: speed vs scipy (wall, same run)")

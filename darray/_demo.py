@@ -443,10 +443,13 @@ def _demo_random(d: Demo) -> str:
 
 @demo_step("sparse CG")
 def _demo_sparse(d: Demo) -> str:
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spl
-
     import darray as da
+
+    try:
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as spl
+    except ImportError:
+        return "skipped: the check needs scipy (pip install scipy)"
 
     k = 256  # 2-D Poisson (5-point Laplacian) on a k x k grid, assembled from triplets on the device
     t = sp.diags_array([-np.ones(k - 1), 2 * np.ones(k), -np.ones(k - 1)], offsets=[-1, 0, 1])

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype
