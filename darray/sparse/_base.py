@@ -83,11 +83,17 @@ def check_range(idx: DArray, bound: int, what: str, op: str) -> None:
         raise ValueError(f"darray.sparse {op}: {what} index {bad} is out of range for {bound} {what}s")
 
 
-def same_length(op: str, **arrays: DArray) -> None:
-    """ValueError naming the lengths when ``arrays`` differ in length."""
-    if len({a.shape[0] for a in arrays.values()}) > 1:
-        lengths = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
-        raise ValueError(f"darray.sparse {op}: the arrays differ in length ({lengths})")
+def operands(op: str, device: PlaceLike, data: Any, **index: Any) -> tuple[Place, DArray, list[DArray]]:
+    """(place, data, index arrays): a constructor's arrays as 1-D DArrays on one place, the
+    indices integers; ValueError naming the lengths when data and the indices (but indptr) differ."""
+    place = resolve_place(device, (data, *index.values()))
+    arrays = [vector(v, place, name, op) for name, v in index.items()]
+    data = vector(data, place, "data", op, kinds="biufc")
+    lengths = {"data": data.shape[0], **{k: a.shape[0] for k, a in zip(index, arrays) if k != "indptr"}}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"darray.sparse {op}: the arrays differ in length "
+                         f"({', '.join(f'{k} {n}' for k, n in lengths.items())})")
+    return place, data, arrays
 
 
 def resolve_place(device: PlaceLike, arrays: tuple[Any, ...]) -> Place:
@@ -145,6 +151,26 @@ class SparseMatrix:
     ndim = 2
     data: DArray
     _shape: tuple[int, int]
+
+    def __init__(self, arg: Any, shape: Any = None, dtype: Any = None, *, device: PlaceLike = None,
+                 copy: bool = False) -> None:
+        op = f"{self.format}_matrix"
+        made = build(arg, device, op)
+        if made is None:
+            made = self._from_tuple(arg, shape, device, op)
+        elif shape is not None and check_shape(shape, op) != made.shape:
+            raise ValueError(f"darray.sparse {op}: shape {tuple(shape)} does not match the input's {made.shape}")
+        made = made.tocsr() if self.format == "csr" else made.tocoo()
+        if dtype is not None:
+            made = made.astype(dtype)
+        elif copy:
+            made = made.copy()
+        self.__dict__.update(made.__dict__)
+
+    @classmethod
+    def _from_tuple(cls, arg: tuple, shape: Any, device: PlaceLike, op: str) -> SparseMatrix:
+        """The matrix of the format's own tuple forms."""
+        raise NotImplementedError
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

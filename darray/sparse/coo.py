@@ -18,8 +18,8 @@ from ..ops.indexing import nonzero
 from ..ops.manipulation import concat
 from ..place import Place, PlaceLike
 from . import _ops
-from ._base import (FORMATS, SparseMatrix, build, check_range, check_shape, index_dtype, resolve_place, same_length,
-                    value_dtype, vector)
+from ._base import (FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, resolve_place,
+                    value_dtype)
 
 __all__ = ["coo_matrix", "compress"]
 
@@ -67,23 +67,12 @@ class coo_matrix(SparseMatrix):
 
     format = "coo"
 
-    def __init__(self, arg: Any, shape: Any = None, dtype: Any = None, *, device: PlaceLike = None,
-                 copy: bool = False) -> None:
-        op = "coo_matrix"
-        made = build(arg, device, op)
-        if made is None:
-            if not (isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[1], tuple) and len(arg[1]) == 2):
-                raise ValueError(f"darray.sparse {op}: expected (data, (row, col)), a dense or sparse matrix or "
-                                 f"(M, N), got a tuple of {len(arg)}")
-            made = self._triplets(arg[0], *arg[1], shape, device, op)
-        elif shape is not None and check_shape(shape, op) != made.shape:
-            raise ValueError(f"darray.sparse {op}: shape {tuple(shape)} does not match the input's {made.shape}")
-        made = made.tocoo()
-        if dtype is not None:
-            made = made.astype(dtype)
-        elif copy:
-            made = made.copy()
-        self.__dict__.update(made.__dict__)
+    @classmethod
+    def _from_tuple(cls, arg: tuple, shape: Any, device: PlaceLike, op: str) -> coo_matrix:
+        if not (len(arg) == 2 and isinstance(arg[1], tuple) and len(arg[1]) == 2):
+            raise ValueError(f"darray.sparse {op}: expected (data, (row, col)), a dense or sparse matrix or "
+                             f"(M, N), got a tuple of {len(arg)}")
+        return cls._triplets(arg[0], *arg[1], shape, device, op)
 
     @classmethod
     def trusted(cls, data: DArray, row: DArray, col: DArray, shape: tuple[int, int], canonical: bool) -> coo_matrix:
@@ -94,10 +83,7 @@ class coo_matrix(SparseMatrix):
 
     @classmethod
     def _triplets(cls, data: Any, row: Any, col: Any, shape: Any, device: PlaceLike, op: str) -> coo_matrix:
-        place = resolve_place(device, (data, row, col))
-        row, col = vector(row, place, "row", op), vector(col, place, "col", op)
-        data = vector(data, place, "data", op, kinds="biufc")
-        same_length(op, data=data, row=row, col=col)
+        place, data, (row, col) = operands(op, device, data, row=row, col=col)
         if shape is None:
             if not row.shape[0]:
                 raise ValueError(f"darray.sparse {op}: cannot infer the shape from empty index arrays; give shape=")

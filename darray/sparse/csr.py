@@ -20,8 +20,7 @@ from ..ops import reduction as R
 from ..ops.manipulation import broadcast_to, concat
 from ..place import Place, PlaceLike
 from . import _ops
-from ._base import (FORMATS, SparseMatrix, build, check_range, check_shape, index_dtype, resolve_place, same_length,
-                    value_dtype, vector)
+from ._base import FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, value_dtype
 from .coo import compress
 
 __all__ = ["csr_matrix"]
@@ -47,23 +46,11 @@ class csr_matrix(SparseMatrix):
 
     format = "csr"
 
-    def __init__(self, arg: Any, shape: Any = None, dtype: Any = None, *, device: PlaceLike = None,
-                 copy: bool = False) -> None:
-        op = "csr_matrix"
-        made = build(arg, device, op)
-        if made is None:
-            if len(arg) == 3:
-                made = self._arrays(*arg, shape, device, op)
-            else:
-                made = FORMATS["coo"](arg, shape=shape, device=device)
-        elif shape is not None and check_shape(shape, op) != made.shape:
-            raise ValueError(f"darray.sparse {op}: shape {tuple(shape)} does not match the input's {made.shape}")
-        made = made.tocsr()
-        if dtype is not None:
-            made = made.astype(dtype)
-        elif copy:
-            made = made.copy()
-        self.__dict__.update(made.__dict__)
+    @classmethod
+    def _from_tuple(cls, arg: tuple, shape: Any, device: PlaceLike, op: str) -> SparseMatrix:
+        if len(arg) == 3:
+            return cls._arrays(*arg, shape, device, op)
+        return FORMATS["coo"](arg, shape=shape, device=device)
 
     @classmethod
     def trusted(cls, data: DArray, indices: DArray, indptr: DArray, shape: tuple[int, int],
@@ -77,10 +64,7 @@ class csr_matrix(SparseMatrix):
 
     @classmethod
     def _arrays(cls, data: Any, indices: Any, indptr: Any, shape: Any, device: PlaceLike, op: str) -> csr_matrix:
-        place = resolve_place(device, (data, indices, indptr))
-        indices, indptr = vector(indices, place, "indices", op), vector(indptr, place, "indptr", op)
-        data = vector(data, place, "data", op, kinds="biufc")
-        same_length(op, data=data, indices=indices)
+        place, data, (indices, indptr) = operands(op, device, data, indices=indices, indptr=indptr)
         nnz = data.shape[0]
         if shape is None:
             if not nnz:
