@@ -60,19 +60,19 @@ def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: floa
     if b.shape != (n,):
         raise ValueError(f"darray.sparse cg: b has shape {b.shape}, A is {n}x{n}")
     dt = value_dtype(_dt.result_type(A.dtype, b.dtype), A.place, "cg")
-    A, b = A.astype(dt), astype(b, dt, copy=False)
+    A, b = A if A.dtype == dt else A.astype(dt), astype(b, dt, copy=False)
     precond = _preconditioner(A, M, dt)
     if x0 is None:
         x, r = E.multiply(b, 0), b
     else:
         x = astype(x0 if isinstance(x0, DArray) else asarray(x0, device=A.place), dt, copy=True)
         r = b - A @ x
-    limit = max(tol * float(E.sqrt(E.real(vecdot(b, b)))), atol)
+    limit = max(tol * _norm(b), atol)
     z = precond(r)
     p, rz = z, vecdot(r, z)
     iterations = 10 * n if maxiter is None else maxiter
     for _ in range(iterations):
-        if float(E.sqrt(E.real(vecdot(r, r)))) <= limit:
+        if (float(E.sqrt(E.real(rz))) if M is None else _norm(r)) <= limit:  # without M, rz is r.r
             return x, 0
         q = A @ p
         alpha = rz / vecdot(p, q)
@@ -81,4 +81,9 @@ def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: floa
         z = precond(r)
         rz, rz_old = vecdot(r, z), rz
         p = z + (rz / rz_old) * p
-    return x, 0 if float(E.sqrt(E.real(vecdot(r, r)))) <= limit else iterations
+    return x, 0 if _norm(r) <= limit else iterations
+
+
+def _norm(v: DArray) -> float:
+    """The 2-norm of ``v``, read back."""
+    return float(E.sqrt(E.real(vecdot(v, v))))
