@@ -74,13 +74,14 @@ __kernel void spmv_split(__global const I* indptr, long indptr_o, __global const
         for (long k = k0; k < head; k++) ADD(acc, k);
         for (int j = 0; j < KT; j++) carry[j] = acc[j];
     }
-    for (long r = r0; r < M; r++) {
-        const long s = indptr[r];
-        if (s > k1 || (s == k1 && !last)) break;
-        const long e = min((long)indptr[r + 1], k1);
+    const long stop = last ? k1 + 1 : k1;    /* rows starting before stop are this work-item's */
+    long s = indptr[r0];
+    for (long r = r0; r < M && s < stop; r++) {
+        const long next = indptr[r + 1], e = min(next, k1);
         CLEAR(acc);
         for (long k = s; k < e; k++) ADD(acc, k);
         for (int j = 0; j < KT; j++) y[r * K + j] = acc[j];
+        s = next;
     }
 }
 
