@@ -121,6 +121,7 @@ def test_csr_arrays(any_place, wide, t):
         np.testing.assert_array_equal(A.indptr.get(), S.indptr)
         same(A, S)
         same(A.tocoo(), S.tocoo())
+        np.testing.assert_array_equal(A.toarray().get(), S.toarray())
         A.sort_indices()
         S.sort_indices()
         np.testing.assert_array_equal(A.indices.get(), S.indices)

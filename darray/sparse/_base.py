@@ -245,11 +245,6 @@ class SparseMatrix:
     def __sub__(self, other: Any) -> Any:
         return self.tocsr().combine(other, -1)
 
-    __radd__ = __add__
-
-    def __rsub__(self, other: Any) -> Any:
-        return (-self).tocsr().combine(other, 1)
-
     def multiply(self, other: Any) -> Any:
         """Elementwise product: CSR with a sparse matrix, COO with a dense (broadcast) one, scaled
         values with a scalar (as scipy)."""

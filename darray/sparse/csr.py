@@ -109,8 +109,6 @@ class csr_matrix(SparseMatrix):
     def todense(self) -> DArray:
         return _ops.to_dense(self.indptr, self.indices, self.data, self.shape)
 
-    toarray = todense
-
     def transpose(self) -> csr_matrix:
         """The transpose, in CSR (scipy gives CSC): sorted on the device."""
         return self.tocoo().transpose().tocsr()
