@@ -7,9 +7,9 @@ complex128; integer and bool values become the place's default float (scipy keep
 
 Operations that touch only the values (``_DATA_OPS``: negation, abs, power, scaling,
 astype, conj) sum duplicates in place first, then keep the structure and the format, as
-scipy does. Products, sums and
-differences of matrices go through CSR (``csr.py``); ``FORMATS`` maps a format name to its
-class (filled by ``coo.py`` and ``csr.py``), so each module builds the other's matrices.
+scipy does. Products, sums and differences of matrices go through CSR (``csr.py``);
+``FORMATS`` maps a format name to its class (filled by ``coo.py`` and ``csr.py``), so each
+module builds the other's matrices.
 """
 from __future__ import annotations
 
@@ -204,10 +204,13 @@ class SparseMatrix:
     def _with_data(self, data: DArray) -> SparseMatrix:
         raise NotImplementedError
 
-    def tocsr(self) -> Any:
+    def _to(self, place: Place) -> SparseMatrix:
         raise NotImplementedError
 
-    def tocoo(self) -> Any:
+    def tocsr(self, copy: bool = False) -> Any:
+        raise NotImplementedError
+
+    def tocoo(self, copy: bool = False) -> Any:
         raise NotImplementedError
 
     def transpose(self) -> SparseMatrix:
