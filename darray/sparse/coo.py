@@ -1,7 +1,7 @@
 """COO matrices: ``coo_matrix`` and the COO -> CSR conversion every CSR result goes through.
 
 :func:`compress` sorts the triplets by (row, column) with darray's stable radix sort of one
-combined key ``row * N + col`` (skipped when the keys already ascend), flags the entries
+combined key (:func:`sort_triplets`; skipped when the keys already ascend), flags the entries
 that start a new (row, column), compacts the flags' positions (``nonzero``: a scan), sums
 each run of duplicates (``matvec`` without x, the runs as rows) and builds ``indptr`` from
 the boundaries of the sorted rows (``row_starts``).
@@ -21,22 +21,25 @@ from . import _ops
 from ._base import (FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, resolve_place,
                     value_dtype)
 
-__all__ = ["coo_matrix", "compress"]
+__all__ = ["coo_matrix", "compress", "sort_triplets"]
 
 
-def _sorted(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]) -> tuple[DArray, DArray, DArray]:
-    """The triplets ordered by (row, column), stably (untouched when already in order)."""
-    m, n = shape
-    if m * n > 2**63 - 1:  # no combined key: by column, then stably by row
+def sort_triplets(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]) -> tuple[DArray, DArray, DArray]:
+    """The triplets ordered by (row, column), stably (untouched when already in order). The key
+    is ``row << b | col`` (b: the bits of a column index), int32 when it fits, decoded by a shift
+    and a mask; past 63 bits, a sort by column then a stable sort by row."""
+    b = max(shape[1] - 1, 0).bit_length()
+    bits = max(shape[0] - 1, 0).bit_length() + b
+    if bits > 63:
         order = _ops.sort_keys(col)[1]
         order = order[_ops.sort_keys(row[order])[1]]
         return row[order], col[order], data[order]
-    kdt = _dt.int32 if m * n <= 2**31 - 1 else _dt.int64
-    key = row.astype(kdt) * n + col.astype(kdt)
+    kdt = _dt.int32 if bits <= 31 else _dt.int64
+    key = (row.astype(kdt) << b) | col.astype(kdt)
     if not bool(R.any(key[1:] < key[:-1])):
         return row, col, data
     key, order = _ops.sort_keys(key)
-    return (key // n).astype(row.dtype), (key % n).astype(row.dtype), data[order]
+    return (key >> b).astype(row.dtype), (key & ((1 << b) - 1)).astype(row.dtype), data[order]
 
 
 def compress(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]) -> Any:
@@ -45,7 +48,7 @@ def compress(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]) -> 
     idx = index_dtype(m, n, data.shape[0])
     row, col = row.astype(idx, copy=False), col.astype(idx, copy=False)
     if data.shape[0] > 1:
-        row, col, data = _sorted(row, col, data, shape)
+        row, col, data = sort_triplets(row, col, data, shape)
         new = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
         if not bool(R.all(new)):
             ends = nonzero(new)[0] + 1

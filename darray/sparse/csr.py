@@ -21,7 +21,7 @@ from ..ops.manipulation import broadcast_to, concat
 from ..place import Place, PlaceLike
 from . import _ops
 from ._base import FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, value_dtype
-from .coo import compress
+from .coo import compress, sort_triplets
 
 __all__ = ["csr_matrix"]
 
@@ -33,6 +33,14 @@ def _pair(a: SparseMatrix, b: SparseMatrix, op: str) -> tuple[np.dtype, np.dtype
     dt = value_dtype(_dt.result_type(a.dtype, b.dtype), a.place, op)
     wide = _dt.int64 in ((m.indices if m.format == "csr" else m.row).dtype for m in (a, b))
     return dt, _dt.int64 if wide else _dt.int32
+
+
+def _joined(a: Any, b: Any, op: str, sign: int = 1) -> tuple[DArray, DArray, DArray]:
+    """(rows, cols, values): the triplets of COO matrices a and ``sign`` * b, one after the
+    other, in the dtypes they compute in."""
+    dt, idx = _pair(a, b, op)
+    return (concat([a.row.astype(idx), b.row.astype(idx)]), concat([a.col.astype(idx), b.col.astype(idx)]),
+            concat([astype(a.data, dt, copy=False), astype(b.data if sign > 0 else -b.data, dt, copy=False)]))
 
 
 class csr_matrix(SparseMatrix):
@@ -126,10 +134,8 @@ class csr_matrix(SparseMatrix):
         if self.has_sorted_indices or self.nnz < 2:
             self.has_sorted_indices = True
             return
-        m, n = self.shape
-        kdt = _dt.int32 if m * n <= 2**31 - 1 else _dt.int64
-        key, order = _ops.sort_keys(_ops.row_index(self.indptr, self.nnz).astype(kdt) * n + self.indices.astype(kdt))
-        self.data, self.indices = self.data[order], (key % n).astype(self.indices.dtype)
+        _, self.indices, self.data = sort_triplets(_ops.row_index(self.indptr, self.nnz), self.indices, self.data,
+                                                   self.shape)
         self.has_sorted_indices = True
 
     def row_sums(self) -> DArray:
@@ -173,11 +179,7 @@ class csr_matrix(SparseMatrix):
         self._same_shape(other, op)
         if not isinstance(other, SparseMatrix):
             return self.todense() + other if sign > 0 else self.todense() - other
-        dt, idx = _pair(self, other, op)
-        a, b = self.tocoo(), other.tocoo()
-        data = concat([astype(a.data, dt, copy=False), astype(b.data if sign > 0 else -b.data, dt, copy=False)])
-        return compress(concat([a.row.astype(idx), b.row.astype(idx)]), concat([a.col.astype(idx), b.col.astype(idx)]),
-                        data, self.shape)
+        return compress(*_joined(self.tocoo(), other.tocoo(), op, sign), self.shape)
 
     def elementwise(self, other: Any) -> Any:
         """Elementwise product with a matrix: CSR for sparse, COO for dense (broadcast), as scipy."""
@@ -191,20 +193,12 @@ class csr_matrix(SparseMatrix):
             return coo._with_data(coo.data * x[coo.row, coo.col]) if self.nnz else coo.astype(
                 _dt.result_type(self.dtype, x.dtype))
         self._same_shape(other, "multiply")
-        dt, idx = _pair(self, other, "multiply")
-        a, b = self.canonical().tocoo(), other.tocsr().canonical().tocoo()
-        m, n = self.shape
-        kdt = _dt.int32 if m * n <= 2**31 - 1 else _dt.int64
-        keys = concat([a.row.astype(kdt) * n + a.col.astype(kdt), b.row.astype(kdt) * n + b.col.astype(kdt)])
-        vals = concat([astype(a.data, dt, copy=False), astype(b.data, dt, copy=False)])
-        if keys.shape[0] < 2:
-            return csr_matrix(self.shape, device=self.place).astype(dt)
-        keys, order = _ops.sort_keys(keys)
-        vals = vals[order]
-        both = keys[1:] == keys[:-1]
-        key = keys[:-1][both]
-        prod = vals[:-1][both] * vals[1:][both]
-        return compress((key // n).astype(idx), (key % n).astype(idx), prod, self.shape)
+        rows, cols, vals = _joined(self.canonical().tocoo(), other.tocsr().canonical().tocoo(), "multiply")
+        if vals.shape[0] < 2:
+            return csr_matrix(self.shape, device=self.place).astype(vals.dtype)
+        rows, cols, vals = sort_triplets(rows, cols, vals, self.shape)
+        both = (rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1])  # canonical: each place at most twice
+        return compress(rows[:-1][both], cols[:-1][both], vals[:-1][both] * vals[1:][both], self.shape)
 
     def to_scipy(self) -> Any:
         import scipy.sparse as sp
