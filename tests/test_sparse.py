@@ -243,3 +243,18 @@ def test_index_type_errors(any_place):
         da.sparse.coo_matrix(([1.0], ([0.5], [0])), shape=(2, 2), device=any_place)
     with pytest.raises(NotImplementedError):
         da.sparse.csr_matrix(np.ones((2, 2)), device=any_place) + 1
+
+
+@pytest.mark.parametrize("shape", [(7, 5), (1 << 20, 1 << 20), (1 << 40, 1 << 40)], ids=["int32", "int64", "two-pass"])
+def test_sort_triplets(any_place, shape):
+    """The triplet sort with a 32-bit key, a 64-bit key and no key (over 63 bits): stable, by (row, column)."""
+    from darray.sparse.coo import sort_triplets
+
+    rng = np.random.default_rng(1)
+    row = rng.integers(0, min(shape[0], 4), 300) * (shape[0] // 4 or 1) % shape[0]
+    col = rng.integers(0, shape[1], 300)
+    data = np.arange(300, dtype=np.float64)
+    got = sort_triplets(*(da.asarray(a, device=any_place) for a in (row, col, data)), shape)
+    order = np.lexsort((col, row))
+    for g, want in zip(got, (row[order], col[order], data[order])):
+        np.testing.assert_array_equal(g.get(), want)
