@@ -10,7 +10,10 @@ formats; :mod:`darray.sparse.linalg` has ``cg``. Where darray differs from scipy
 - ``csr.T`` is CSR (scipy: CSC); ``todense()`` and ``sum(axis=)`` give 2-D DArrays
   (scipy: numpy.matrix) and ``sum()`` a 0-d DArray;
 - results of products, sums and differences keep explicit zeros (scipy drops them);
-- ``A / scalar`` keeps float32 (scipy divides float32 matrices in float64).
+- ``A / scalar`` keeps float32 (scipy divides float32 matrices in float64);
+- ``linalg.cg`` takes ``tol`` (scipy: ``rtol``) and ``M="jacobi"``.
+
+On the ``cpu`` place the kernels' work runs through NumPy.
 """
 from __future__ import annotations
 
