@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype
@@ -34,8 +36,8 @@ def sort_triplets(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]
         order = _ops.sort_keys(col)[1]
         order = order[_ops.sort_keys(row[order])[1]]
         return row[order], col[order], data[order]
-    kdt = _dt.int32 if bits <= 31 else _dt.int64
-    key = (row.astype(kdt) << b) | col.astype(kdt)
+    shift = asarray(np.array(b, _dt.int32 if bits <= 31 else _dt.int64), device=row.place)
+    key = (row << shift) | col  # a 0-d shift of the key's dtype: the widening fuses into one kernel
     if not bool(R.any(key[1:] < key[:-1])):
         return row, col, data
     key, order = _ops.sort_keys(key)
