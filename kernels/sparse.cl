@@ -79,7 +79,15 @@ __kernel void spmv_split(__global const I* indptr, long indptr_o, __global const
     for (long r = r0; r < M && s < stop; r++) {
         const long next = indptr[r + 1], e = min(next, k1);
         CLEAR(acc);
+#if KT == 1
+        T odd = ZERO;                          /* two chains of additions: half the latency */
+        long k = s;
+        for (; k + 1 < e; k += 2) { ADD(acc, k); odd += TERM(k + 1, 0); }
+        if (k < e) ADD(acc, k);
+        acc[0] += odd;
+#else
         for (long k = s; k < e; k++) ADD(acc, k);
+#endif
         for (int j = 0; j < KT; j++) y[r * K + j] = acc[j];
         s = next;
     }
