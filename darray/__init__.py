@@ -40,7 +40,7 @@ from .ops.sets import __all__ as _sets_all
 from .place import CLPlace, CPUPlace
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from .interop import from_dlpack, from_pyopencl
-from . import random
+from . import random, sparse
 from .sched import Stream, profile, stream, synchronize
 from . import _dask
 
@@ -64,7 +64,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "profile", "stream", "synchronize",
+    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream", "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",

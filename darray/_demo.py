@@ -439,3 +439,31 @@ def _demo_random(d: Demo) -> str:
     d.check("integers as on the cpu place", k, da.random.default_rng(15).integers(0, 10, 1 << 16, device="cpu").get())
     d.show(f"pi ~ {pi:.5f} from {n} points")
     return "Monte Carlo pi from rng.random (timed, vs NumPy's generator) and integers, same numbers on the cpu place"
+
+
+@demo_step("sparse CG")
+def _demo_sparse(d: Demo) -> str:
+    import darray as da
+
+    try:
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as spl
+    except ImportError:
+        return "skipped: the check needs scipy (pip install scipy)"
+
+    k = 256  # 2-D Poisson (5-point Laplacian) on a k x k grid, assembled from triplets on the device
+    t = sp.diags_array([-np.ones(k - 1), 2 * np.ones(k), -np.ones(k - 1)], offsets=[-1, 0, 1])
+    host = (sp.kron(sp.eye_array(k), t) + sp.kron(t, sp.eye_array(k))).tocoo()
+    host = sp.coo_matrix((host.data.astype(np.float32), (host.row, host.col)), shape=host.shape)
+    coo = da.sparse.coo_matrix((host.data, (host.row, host.col)), shape=host.shape, device=d.place)
+    a = coo.tocsr()
+    d.check("COO -> CSR indptr", a.indptr, host.tocsr().indptr.astype(np.int32))
+    b = np.random.default_rng(16).standard_normal(k * k).astype(np.float32)
+    x, info = d.time_darray(lambda: da.sparse.linalg.cg(a, da.asarray(b, device=d.place), tol=1e-5, maxiter=2000,
+                                                        M="jacobi"), repeat=1)
+    want, winfo = d.time_numpy(lambda: spl.cg(host.tocsr(), b, rtol=1e-5, maxiter=2000), repeat=1)
+    d.expect(f"cg info {info}, scipy {winfo} (want 0)", info == 0 and winfo == 0)
+    d.check("solution vs scipy's cg", x, want, rtol=1e-3, atol=1e-3 * float(np.abs(want).max()))
+    residual = float(np.linalg.norm(host @ x.get() - b) / np.linalg.norm(b))
+    d.expect(f"relative residual {residual:.2e} (want <= 1e-4)", residual <= 1e-4)
+    return f"CG with Jacobi on a {k}x{k} Poisson grid ({a.nnz} nonzeros), residual {residual:.1e}, vs scipy's cg"
