@@ -697,3 +697,15 @@ def test_threads_share_pending_arrays(cl_place):
 
         run_threads(work, 8)
         assert not errors, errors[0]
+
+
+def test_gpu_form_float4_blocks():
+    """The gpu form gives contiguous float32 kernels of vector-safe ops four elements per
+    work-item (one float4 each, a partial last block one by one); others one element."""
+    x = inp((10,))
+    spec = plan_of(op("add", op("sin", x), x), (10,)).spec
+    src = render.render(spec, expr, chunked=False, gpu=True)
+    assert render.gpu_width(spec, expr) == 4 and "*(__global const float4_u*)(in0 + in0_o + g)" in src
+    assert "if (first + 4 <= n)" in src and "for (int g = first; g < n; g++)" in src
+    ints = plan_of(op("add", inp((10,), dtype=np.int32), inp((10,), dtype=np.int32), dtype=np.int32), (10,)).spec
+    assert render.gpu_width(ints, expr) == 1 and "first" not in render.render(ints, expr, chunked=False, gpu=True)

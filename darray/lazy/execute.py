@@ -17,7 +17,7 @@ from ..place import CLPlace, runtime
 from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
 from .reduce_render import REDUCE_NAME, render_reduce
-from .render import KERNEL_NAME, ExprFn, params, render, tile_shape, tiled, tiles
+from .render import KERNEL_NAME, ExprFn, gpu_width, params, render, tile_shape, tiled, tiles
 from .spec import KernelSpec, Reduction
 
 CHUNK = {"chunked": 256}    # elements per work-item of elementwise kernels by kernel form (default 1)
@@ -40,7 +40,8 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
     k = _kernels.get(key)
     if k is None:
         if spec.reduce is None:
-            k = runtime(place).programs.kernel(render(spec, expr, runtime(place).info.chunked), KERNEL_NAME)
+            info = runtime(place).info
+            k = runtime(place).programs.kernel(render(spec, expr, info.chunked, info.form == "gpu"), KERNEL_NAME)
         else:
             k = runtime(place).programs.kernel(render_reduce(spec, expr), REDUCE_NAME)
         k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
@@ -92,7 +93,7 @@ class Prepared:
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
         if work is None:
-            chunk = CHUNK.get(form(place), 1)
+            chunk = gpu_width(plan.spec, expr) if form(place) == "gpu" else CHUNK.get(form(place), 1)
             work, extra = -(-plan.n // chunk), (chunk,)
             if tiled(plan.spec):
                 rows = 1

@@ -166,6 +166,7 @@ def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype]) -> l
 
 _FLOAT32 = np.dtype(np.float32)
 WIDTH = 8  # float8 through the float8_u type of elementwise.h (PoCL 3.0: vload16 miscomputed)
+GPU_WIDTH = 4  # elements per work-item of the gpu form's vector kernels (float4 loads and stores)
 
 
 def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
@@ -181,6 +182,12 @@ def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
     if (not strided and any(o.pattern == "s" for o in spec.operands)) or not all(i.op in ops for i in spec.body):
         return 1
     return WIDTH
+
+
+def gpu_width(spec: KernelSpec, expr: ExprFn) -> int:
+    """Elements per work-item of ``spec`` in the gpu form: GPU_WIDTH (one float4 each) when the
+    kernel vectorises (:func:`vector_width`), else 1."""
+    return GPU_WIDTH if vector_width(spec, expr) > 1 else 1
 
 
 def _at_g(spec: KernelSpec, op: Operand, name: str) -> str:
@@ -216,17 +223,15 @@ def vector_ref(ref: Ref, vt: str) -> str:
     return ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
 
 
-def _vector_block(spec: KernelSpec, expr: ExprFn) -> list[str]:
-    """The loop over whole blocks of WIDTH elements with vector loads, ops and stores."""
-    vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
-    lines = [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *vector_values(spec, expr, vt, "        ")]
-    for k, (_, ref) in enumerate(spec.outputs):
-        lines.append(f"        *(__global {vt}_u*)(out{k} + out{k}_o + g) = {vector_ref(ref, vt)};")
-    lines.append("    }")
-    return lines
+def _vector_body(spec: KernelSpec, expr: ExprFn, width: int, pad: str) -> list[str]:
+    """Vector loads, ops and stores of the ``width`` elements at ``g`` (contiguous operands)."""
+    vt = f"{ctype(spec.operands[0].dtype)}{width}"
+    return [*vector_values(spec, expr, vt, pad),
+            *[f"{pad}*(__global {vt}_u*)(out{k} + out{k}_o + g) = {vector_ref(ref, vt)};"
+              for k, (_, ref) in enumerate(spec.outputs)]]
 
 
-def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
+def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = False) -> str:
     """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code.
 
     ``chunked`` (CPU devices): each work-item runs ``ch`` consecutive elements, contiguous
@@ -234,7 +239,8 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
     transcendental calls; Intel's runtime runs them in groups of one work-item, as written),
     then the rest one by one; strided kernels of rank 2 or more walk 2-D tiles instead
     (:func:`_tiled`). Otherwise (the ``item`` and ``gpu`` forms) one element per work-item,
-    ``ch`` unused."""
+    ``ch`` unused, except that the ``gpu`` form gives kernels that vectorise :func:`gpu_width`
+    elements per work-item as one float4 (the last work-item's partial block one by one)."""
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
     if chunked and tiled(spec):
@@ -243,8 +249,15 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True) -> str:
         lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
         lines.append(f"    {idx} g = start;")
         if vector_width(spec, expr) > 1:
-            lines += _vector_block(spec, expr)
+            lines += [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *_vector_body(spec, expr, WIDTH, "        "),
+                      "    }"]
         lines.append("    for (; g < end; g++) {")
+    elif gpu and gpu_width(spec, expr) > 1:
+        w = gpu_width(spec, expr)
+        lines += [f"    const {idx} first = get_global_id(0) * {w};",
+                  f"    if (first + {w} <= n) {{", f"        const {idx} g = first;",
+                  *_vector_body(spec, expr, w, "        "), "        return;", "    }",
+                  f"    for ({idx} g = first; g < n; g++) {{"]
     else:
         lines.append(f"    const {idx} g = get_global_id(0);")
         lines.append("    if (g < n) {")

@@ -199,7 +199,7 @@ def expr(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) 
     return template(op, kinds).format(*args, **fields)
 
 
-# Ops whose float template is also valid OpenCL C on float8/double8 operands.
+# Ops whose float template is also valid OpenCL C on float4/float8/double8 operands.
 expr.vector_ops = frozenset({  # type: ignore[attr-defined]
     "add", "subtract", "multiply", "divide", "negative", "positive", "abs", "square", "reciprocal", "exp",
     "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",

@@ -4,7 +4,7 @@
  * division by zero gives 0 for integers), shl_*, shr_* (NumPy shifts: counts outside
  * [0, bits) give 0, or -1 for negative values shifted right), ipow_* (integer power by
  * squaring, wrap-around), recip_*, logaddexp_*, clip_* (NaN propagates); trig_sin/cos/tan
- * (overloaded for float, float8, double: own float/float8 code, double built-ins);
+ * (overloaded for float, float4, float8, double: own float/float4/float8 code, double built-ins);
  * crecip_*, cclip_* (NumPy's complex reciprocal and clip, on float2/double2: the rows of
  * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
  * this header to get the double versions. Complex helpers live in complex.h.
@@ -12,6 +12,7 @@
 /* float8 at element alignment: PoCL 3.0 leaves vload8/vstore8 as out-of-line calls, while
  * plain loads through this type vectorise (used by the vector blocks of generated kernels). */
 typedef float8 float8_u __attribute__((aligned(4)));
+typedef float4 float4_u __attribute__((aligned(4)));  /* the gpu form's float4 blocks */
 
 #define DARRAY_INT_HELPERS(T, U, BITS, TMIN)                                          \
 inline T floordiv_##T(T a, T b) {                                                    \
@@ -182,8 +183,11 @@ inline T __attribute__((overloadable)) trig_tan(T x) {                          
 }
 #define DARRAY_TRIG_ANY_float(b) (b)
 #define DARRAY_TRIG_ANY_float8(b) trig_any8(b)
-inline int trig_any8(int8 b) { const int4 h = b.lo | b.hi; const int2 q = h.lo | h.hi; return q.x | q.y; }
+#define DARRAY_TRIG_ANY_float4(b) trig_any4(b)
+inline int trig_any4(int4 b) { const int2 q = b.lo | b.hi; return q.x | q.y; }
+inline int trig_any8(int8 b) { return trig_any4(b.lo | b.hi); }
 DARRAY_TRIG(float, int, uint)
+DARRAY_TRIG(float4, int4, uint4)  /* the gpu form's float4 blocks */
 DARRAY_TRIG(float8, int8, uint8)
 #ifdef DARRAY_FP64
 inline double __attribute__((overloadable)) trig_sin(double x) { return sin(x); }
