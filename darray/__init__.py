@@ -21,7 +21,7 @@ from .ops.reduction import *  # noqa: F403
 from .ops.reduction import __all__ as _reduction_all
 from .ops.linalg import *  # noqa: F403
 from .ops.linalg import __all__ as _linalg_all
-from . import linalg
+from . import fft, linalg
 from .ops.scan import cumulative_prod, cumulative_sum
 from .ops.manipulation import *  # noqa: F403
 from .ops.manipulation import __all__ as _manipulation_all
@@ -51,7 +51,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "lazy", "place", "random", "sched", "profile", "stream", "synchronize",
+    "alloc", "dtypes", "fft", "lazy", "place", "random", "sched", "profile", "stream", "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",

@@ -1,0 +1,117 @@
+"""pyvkfft plans (VkFFT apps) in a bounded LRU, and one transform through the scheduler.
+
+pyvkfft is imported on first use, so ``import darray`` works without it. A plan is keyed by
+(shape, dtype, axes, VkFFT norm, r2c, in place, place); building one compiles OpenCL kernels
+(0.3-2 s on a CPU device), recorded as a compile in ``da.profile()``. :func:`run` wraps the
+operands' buffers as pyopencl arrays (a sub-buffer when the array does not start its buffer)
+and calls the app inside ``sched.launch_call``: the transform waits for pending writes of its
+input, and later readers of its output wait for it.
+"""
+from __future__ import annotations
+
+import collections
+import threading
+import time
+import warnings
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .. import sched
+from .._array import DArray
+from ..place import CLPlace, runtime
+from ..sched._profile import record_compile
+
+MAX_PLANS = 16  # apps kept per process (each holds compiled kernels, some a scratch buffer)
+INSTALL = ("darray.fft on an OpenCL place needs pyvkfft: pip install 'darray[fft]' (pyvkfft builds from source: "
+           "it needs the OpenCL headers and ICD loader, e.g. apt-get install opencl-headers ocl-icd-opencl-dev, "
+           "and VKFFT_BACKEND=opencl in the environment)")
+
+_plans: "collections.OrderedDict[tuple, Any]" = collections.OrderedDict()
+_lock = threading.Lock()
+
+
+def vkfft() -> ModuleType:
+    """``pyvkfft.opencl``, imported on first use; ImportError with the install line without it."""
+    try:
+        import pyvkfft.opencl as vk
+    except ImportError as err:
+        raise ImportError(f"{INSTALL} ({err})") from err
+    # darray calls an app on the queue of the current stream, not always the one it was built with
+    warnings.filterwarnings("ignore", message="Using the array queue", category=UserWarning)
+    return vk
+
+
+def max_dims() -> int:
+    """How many axes one VkFFT app takes after non-transformed neighbours are collapsed."""
+    return int(vkfft().vkfft_max_fft_dimensions())
+
+
+def plan(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype, axes: tuple[int, ...], *, r2c: bool,
+         norm: int) -> Any:
+    """The VkFFT app for an out-of-place transform of a C-contiguous ``shape`` over ``axes``.
+
+    ``dtype``: complex (c2c) or the real dtype (``r2c``: ``shape`` is the real array's, the
+    last axis is the halved one). ``norm``: VkFFT's, 1 divides the inverse by the size, 0 never.
+    """
+    key = (shape, dtype.str, axes, norm, r2c, False, place)
+    with _lock:
+        app = _plans.get(key)
+        if app is not None:
+            _plans.move_to_end(key)
+            return app
+    vk = vkfft()
+    t0 = time.perf_counter()
+    app = vk.VkFFTApp(shape, dtype, sched.current_stream(place).queue, axes=axes, norm=norm, r2c=r2c,
+                      inplace=False)
+    record_compile(f"vkfft {'r2c' if r2c else 'c2c'} {dtype} {shape} axes={axes} norm={norm}",
+                   time.perf_counter() - t0, False)
+    with _lock:
+        _plans[key] = app
+        _plans.move_to_end(key)
+        while len(_plans) > MAX_PLANS:
+            _plans.popitem(last=False)
+    return app
+
+
+def cached() -> int:
+    """The number of plans held now."""
+    return len(_plans)
+
+
+def clear() -> None:
+    """Drop every cached plan."""
+    with _lock:
+        _plans.clear()
+
+
+def aligned(x: DArray) -> bool:
+    """Whether VkFFT can take ``x`` as it is: materialised, C-contiguous, starting at an offset
+    a sub-buffer may have on its device."""
+    if x._node is not None or not x._dim.is_c_contiguous:
+        return False
+    alloc = x._data()
+    align = runtime(x.place).device.mem_base_addr_align // 8
+    return (alloc.offset + x._dim.offset * x.dtype.itemsize) % align == 0
+
+
+def _wrap(queue: Any, x: DArray) -> Any:
+    """A pyopencl array over ``x``'s bytes (``x`` passed :func:`aligned`)."""
+    import pyopencl.array as cla
+
+    alloc = x._alloc
+    start = alloc.offset + x._dim.offset * x.dtype.itemsize
+    buf = alloc.buffer if start == 0 else alloc.buffer.get_sub_region(start, x.nbytes)
+    return cla.Array(queue, x.shape, x.dtype, data=buf)
+
+
+def run(app: Any, src: DArray, dst: DArray, *, inverse: bool, name: str, clobbers: bool = False) -> None:
+    """``dst = app(src)`` (``inverse``: the backward transform) on the queue of the current stream;
+    ``clobbers``: VkFFT overwrites ``src`` too (a c2r over two or more axes)."""
+    def call(queue: Any) -> None:
+        (app.ifft if inverse else app.fft)(_wrap(queue, src), _wrap(queue, dst), queue=queue)
+
+    sched.launch_call(name, call, place=src.place, reads=[src._data()],
+                      writes=[dst._data(), src._data()] if clobbers else [dst._data()],
+                      nbytes=src.nbytes + dst.nbytes)
