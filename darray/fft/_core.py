@@ -70,7 +70,7 @@ def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None
     """
     where = f"darray fft.{op}"
     if axes is None:
-        axes = range(x.ndim) if s is None else range(x.ndim - len(s), x.ndim)
+        axes = range(x.ndim) if s is None else range(-len(s), 0)
     axes = tuple(normalize_axis(a, x.ndim, where) for a in axes)
     s = [None] * len(axes) if s is None else list(s)
     if len(s) != len(axes):
