@@ -17,7 +17,7 @@ from typing import Callable
 
 from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
 
-FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random"]
+FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random", "fft"]
 
 __all__ = ["FAMILIES", "case", "load_families", "registry", "run"]
 
