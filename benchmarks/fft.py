@@ -89,7 +89,7 @@ def overhead(run: Run) -> None:
     n = run.pick(1024, 512)
     x = da.asarray(_complex((n, n)), device=run.place)
     out = da.fft.fftn(x).eval()
-    app = _plan.plan(run.place, x.shape, x.dtype, (0, 1), r2c=False, norm=0)  # the plan darray uses
+    app = _plan.plan(run.place, x.shape, x.dtype, (0, 1), r2c=False, norm=0).app  # the app darray uses
     queue = sched.current_stream(run.place).queue
     src, dst = _plan._wrap(queue, x), _plan._wrap(queue, out)  # as darray wraps them, once
     # direct calls bypass the scheduler, so da.synchronize() would not wait for them: queue.finish()

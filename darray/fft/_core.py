@@ -183,8 +183,8 @@ def passes(y: DArray, axes: Sequence[int], *, inverse: bool, norm: int) -> DArra
     pass into a new array."""
     for group in groups(y.ndim, axes):
         out = empty(y.shape, y.dtype, y.place)
-        app = _plan.plan(y.place, y.shape, y.dtype, group, r2c=False, norm=norm)
-        _plan.run(app, y, out, inverse=inverse, name="ifft c2c" if inverse else "fft c2c")
+        plan = _plan.plan(y.place, y.shape, y.dtype, group, r2c=False, norm=norm)
+        _plan.run(plan, y, out, inverse=inverse, name="ifft c2c" if inverse else "fft c2c")
         y = out
     return y
 

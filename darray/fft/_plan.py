@@ -5,11 +5,14 @@ pyvkfft is imported on first use, so ``import darray`` works without it. A plan 
 (0.3-2 s on a CPU device), recorded as a compile in ``da.profile()``. :func:`run` wraps the
 operands' buffers as pyopencl arrays (a sub-buffer when the array does not start its buffer)
 and calls the app inside ``sched.launch_call``: the transform waits for pending writes of its
-input, and later readers of its output wait for it.
+input, and later readers of its output wait for it. An app with a scratch buffer of VkFFT's
+own carries a one-block token allocation that each of its transforms writes, so two streams
+never use that scratch at once.
 """
 from __future__ import annotations
 
 import collections
+import functools
 import threading
 import time
 import warnings
@@ -20,6 +23,7 @@ import numpy as np
 
 from .. import sched
 from .._array import DArray
+from ..alloc import Allocation, allocate
 from ..place import CLPlace, runtime
 from ..sched._profile import record_compile
 
@@ -48,31 +52,42 @@ def max_dims() -> int:
     return int(vkfft().vkfft_max_fft_dimensions())
 
 
+class Plan:
+    """A VkFFT app and, when VkFFT gave it a scratch buffer, the token that orders its uses."""
+
+    __slots__ = ("app", "token")
+
+    def __init__(self, app: Any, token: Allocation | None) -> None:
+        self.app, self.token = app, token
+
+
 def plan(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype, axes: tuple[int, ...], *, r2c: bool,
-         norm: int) -> Any:
-    """The VkFFT app for an out-of-place transform of a C-contiguous ``shape`` over ``axes``.
+         norm: int) -> Plan:
+    """The plan of an out-of-place transform of a C-contiguous ``shape`` over ``axes``.
 
     ``dtype``: complex (c2c) or the real dtype (``r2c``: ``shape`` is the real array's, the
     last axis is the halved one). ``norm``: VkFFT's, 1 divides the inverse by the size, 0 never.
     """
     key = (shape, dtype.str, axes, norm, r2c, False, place)
     with _lock:
-        app = _plans.get(key)
-        if app is not None:
+        found = _plans.get(key)
+        if found is not None:
             _plans.move_to_end(key)
-            return app
+            return found
     vk = vkfft()
+    queue = sched.current_stream(place).queue
     t0 = time.perf_counter()
-    app = vk.VkFFTApp(shape, dtype, sched.current_stream(place).queue, axes=axes, norm=norm, r2c=r2c,
-                      inplace=False)
+    app = vk.VkFFTApp(shape, dtype, queue, axes=axes, norm=norm, r2c=r2c, inplace=False)
+    queue.finish()  # whatever VkFFT uploaded at build time is there before another queue uses the app
     record_compile(f"vkfft {'r2c' if r2c else 'c2c'} {dtype} {shape} axes={axes} norm={norm}",
                    time.perf_counter() - t0, False)
+    found = Plan(app, allocate(place, 1) if app.tmp_buffer_nbytes else None)
     with _lock:
-        _plans[key] = app
+        _plans[key] = found
         _plans.move_to_end(key)
         while len(_plans) > MAX_PLANS:
             _plans.popitem(last=False)
-    return app
+    return found
 
 
 def cached() -> int:
@@ -91,9 +106,13 @@ def aligned(x: DArray) -> bool:
     a sub-buffer may have on its device."""
     if x._node is not None or not x._dim.is_c_contiguous:
         return False
-    alloc = x._data()
-    align = runtime(x.place).device.mem_base_addr_align // 8
-    return (alloc.offset + x._dim.offset * x.dtype.itemsize) % align == 0
+    return (x._data().offset + x._dim.offset * x.dtype.itemsize) % _align(x.place) == 0
+
+
+@functools.lru_cache(maxsize=None)
+def _align(place: CLPlace) -> int:
+    """The byte alignment of a sub-buffer's origin on ``place``."""
+    return runtime(place).device.mem_base_addr_align // 8
 
 
 def _wrap(queue: Any, x: DArray) -> Any:
@@ -106,12 +125,14 @@ def _wrap(queue: Any, x: DArray) -> Any:
     return cla.Array(queue, x.shape, x.dtype, data=buf)
 
 
-def run(app: Any, src: DArray, dst: DArray, *, inverse: bool, name: str, clobbers: bool = False) -> None:
-    """``dst = app(src)`` (``inverse``: the backward transform) on the queue of the current stream;
-    ``clobbers``: VkFFT overwrites ``src`` too (a c2r over two or more axes)."""
+def run(plan: Plan, src: DArray, dst: DArray, *, inverse: bool, name: str, clobbers: bool = False) -> None:
+    """``dst = plan(src)`` (``inverse``: the backward transform) on the queue of the current stream;
+    ``clobbers``: VkFFT overwrites ``src`` too (its c2r does)."""
+    app = plan.app
+
     def call(queue: Any) -> None:
         (app.ifft if inverse else app.fft)(_wrap(queue, src), _wrap(queue, dst), queue=queue)
 
-    sched.launch_call(name, call, place=src.place, reads=[src._data()],
-                      writes=[dst._data(), src._data()] if clobbers else [dst._data()],
+    writes = [dst._data()] + [src._data()] * clobbers + [plan.token] * (plan.token is not None)
+    sched.launch_call(name, call, place=src.place, reads=[src._data()], writes=writes,
                       nbytes=src.nbytes + dst.nbytes)
