@@ -32,10 +32,11 @@ INSTALL = ("darray.fft on an OpenCL place needs pyvkfft: pip install 'darray[fft
            "it needs the OpenCL headers and ICD loader, e.g. apt-get install opencl-headers ocl-icd-opencl-dev, "
            "and VKFFT_BACKEND=opencl in the environment)")
 
-_plans: "collections.OrderedDict[tuple, Any]" = collections.OrderedDict()
+_plans: "collections.OrderedDict[tuple, Plan]" = collections.OrderedDict()
 _lock = threading.Lock()
 
 
+@functools.lru_cache(maxsize=None)
 def vkfft() -> ModuleType:
     """``pyvkfft.opencl``, imported on first use; ImportError with the install line without it."""
     try:
@@ -47,6 +48,7 @@ def vkfft() -> ModuleType:
     return vk
 
 
+@functools.lru_cache(maxsize=None)
 def max_dims() -> int:
     """How many axes one VkFFT app takes after non-transformed neighbours are collapsed."""
     return int(vkfft().vkfft_max_fft_dimensions())
