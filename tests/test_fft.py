@@ -140,6 +140,28 @@ def test_long_and_bluestein_lengths(cl_place):
         close(da.fft.fft(da.asarray(x, device=cl_place)), np.fft.fft(x), n)
 
 
+def test_wrong_builds_are_caught(cl_place, monkeypatch):
+    """VkFFT's Rader kernels come out wrong in a few builds: such apps are checked and built again."""
+    queue = da.sched.current_stream(cl_place).queue
+    c64 = np.dtype("complex64")
+    app = _plan.plan(cl_place, (17,), c64, (0,), r2c=False, norm=0).app
+    assert _plan._sound(app, queue, (17,), c64, (0,), r2c=False, norm=0)
+    assert not _plan._sound(app, queue, (17,), c64, (0,), r2c=False, norm=1)  # checked as another plan
+    r2c = _plan.plan(cl_place, (6, 5), np.dtype("float32"), (0, 1), r2c=True, norm=0).app
+    assert _plan._sound(r2c, queue, (6, 5), np.dtype("float32"), (0, 1), r2c=True, norm=0)
+    monkeypatch.setattr(_plan, "_plans", type(_plan._plans)())
+    verdicts = iter([False, True])
+    monkeypatch.setattr(_plan, "_sound", lambda *a, **k: next(verdicts))
+    with da.profile() as p:
+        _plan.plan(cl_place, (17,), c64, (0,), r2c=False, norm=0)
+    assert len(p.compiles) == 1 and next(verdicts, None) is None  # built twice, recorded once
+    monkeypatch.setattr(_plan, "_sound", lambda *a, **k: False)
+    monkeypatch.setattr(_plan, "BUILDS", 2)
+    with pytest.raises(RuntimeError, match="wrong plan 2 times"):
+        _plan.plan(cl_place, (17,), c64, (0,), r2c=False, norm=1)
+    assert _plan._beyond_radix((8, 17), (0,)) is False and _plan._beyond_radix((8, 17), (1,)) is True
+
+
 def test_empty_and_length_one_axes(cl_place):
     for shape, kw in [((0, 8), {}), ((8, 0), {"axis": 0}), ((1, 8), {"axis": 0}), ((8, 1), {})]:
         x = np.ones(shape, np.complex64)
