@@ -3,7 +3,7 @@
 pyvkfft is imported on first use, so ``import darray`` works without it. A plan is keyed by
 (shape, dtype, axes, VkFFT norm, r2c, in place, place); building one compiles OpenCL kernels
 (0.3-2 s on a CPU device), recorded as a compile in ``da.profile()``. :func:`run` wraps the
-operands' buffers as pyopencl arrays (a sub-buffer when the array does not start its buffer)
+operands' buffers as pyvkfft reads pyopencl arrays (a sub-buffer when the array does not start its buffer)
 and calls the app inside ``sched.launch_call``: the transform waits for pending writes of its
 input, and later readers of its output wait for it. An app with a scratch buffer of VkFFT's
 own carries a one-block token allocation that each of its transforms writes, so two streams
@@ -155,14 +155,19 @@ def _align(place: CLPlace) -> int:
     return runtime(place).device.mem_base_addr_align // 8
 
 
-def _wrap(queue: Any, x: DArray) -> Any:
-    """A pyopencl array over ``x``'s bytes (``x`` passed :func:`aligned`)."""
-    import pyopencl.array as cla
+class Operand:
+    """What pyvkfft's ``fft``/``ifft`` read of a pyopencl array (``data``, ``shape``, ``dtype``,
+    ``size``, ``strides``), made in a microsecond where ``pyopencl.array.Array`` takes 40."""
 
-    alloc = x._alloc
-    start = alloc.offset + x._dim.offset * x.dtype.itemsize
-    buf = alloc.buffer if start == 0 else alloc.buffer.get_sub_region(start, x.nbytes)
-    return cla.Array(queue, x.shape, x.dtype, data=buf)
+    __slots__ = ("data", "shape", "dtype", "size", "strides")
+
+    def __init__(self, x: DArray) -> None:
+        """Over ``x``'s bytes (``x`` passed :func:`aligned`): its buffer, or a sub-buffer where
+        ``x`` does not start it."""
+        alloc = x._alloc
+        start = alloc.offset + x._dim.offset * x.dtype.itemsize
+        self.data = alloc.buffer if start == 0 else alloc.buffer.get_sub_region(start, x.nbytes)
+        self.shape, self.dtype, self.size, self.strides = x.shape, x.dtype, x.size, x.strides
 
 
 def run(plan: Plan, src: DArray, dst: DArray, *, inverse: bool, name: str, clobbers: bool = False) -> None:
@@ -172,7 +177,7 @@ def run(plan: Plan, src: DArray, dst: DArray, *, inverse: bool, name: str, clobb
 
     def call(queue: Any) -> None:
         app.queue = queue  # the stream's queue (pyvkfft warns when it is not the app's)
-        (app.ifft if inverse else app.fft)(_wrap(queue, src), _wrap(queue, dst), queue=queue)
+        (app.ifft if inverse else app.fft)(Operand(src), Operand(dst), queue=queue)
 
     writes = [dst._data()] + [src._data()] * clobbers + [plan.token] * (plan.token is not None)
     sched.launch_call(name, call, place=src.place, reads=[src._data()], writes=writes,
