@@ -202,6 +202,8 @@ def test_layouts_and_lazy_inputs(cl_place):
     close(da.fft.irfftn(dh, s=(6, 5), axes=(0, 1)), np.fft.irfftn(h, s=(6, 5), axes=(0, 1)), r.size)
     np.testing.assert_array_equal(dh.get(), h)  # VkFFT's c2r overwrites its input: darray's input is kept
     close(da.fft.fftn(d, axes=(0, 0), s=(4, 8)), np.fft.fftn(x, axes=(0, 0), s=(4, 8)), x.size)  # repeated
+    close(da.fft.fftn(d, s=(-1, 3), axes=(0, 1)), np.fft.fftn(x, s=(6, 3), axes=(0, 1)), x.size)  # -1: as it is
+    np.testing.assert_array_equal(d.get(), x)  # inputs VkFFT reads in place are left as they were
     close(da.fft.rfftn(da.asarray(r, device=cl_place), axes=(1, 1)), np.fft.rfftn(r, axes=(1, 1)), r.size)
 
 
