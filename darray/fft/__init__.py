@@ -8,13 +8,14 @@ differs from NumPy:
 - ``s`` entries of None or -1 mean the axis length (the Array API's -1; NumPy wants ints);
 - ``s`` without ``axes`` takes the last ``len(s)`` axes with no DeprecationWarning;
 - an empty ``axes`` gives a copy in the transform's dtype (NumPy returns the input);
+  repeated axes transform once per entry, as in NumPy;
 - integer and bool inputs compute in the place's default float (float32 on a device
   without fp64, where NumPy would give complex128); complex128 needs a device with fp64;
 - on OpenCL places "ortho" and "forward" results are lazy (the scaling fuses into what
   reads them), and a real axis that is not last gives a result that is a view.
 
 Without pyvkfft, ``import darray`` works; a transform on an OpenCL place raises ImportError
-with the install line.
+with the install line. ``fftfreq``/``rfftfreq`` take ``dtype=`` and ``device=`` (Array API).
 """
 from __future__ import annotations
 

@@ -9,7 +9,9 @@ A transform over ``axes`` with output lengths ``lengths`` (NumPy's ``s``) runs a
    is moved last with a copy when it is not (VkFFT's halved axis is the fast one) and the
    result is a view with it moved back.
 3. the axes go to VkFFT apps in as few passes as fit its dimension limit after
-   non-transformed neighbours collapse (one pass almost always): ``passes``.
+   non-transformed neighbours collapse (one pass almost always): ``passes``; an r2c app takes
+   the real axis and the others. c2r runs the other axes first, drops the imaginary parts of
+   bins 0 and n/2 as numpy.fft does, then a 1-D c2r.
 4. "ortho" and "forward" scale the result lazily (the multiply fuses into what reads it);
    the inverse with "backward" divides inside VkFFT.
 
@@ -34,7 +36,6 @@ from ..place import CPUPlace, Place
 from . import _plan
 
 NORMS = ("backward", "ortho", "forward")
-KINDS = ("fft", "ifft", "rfft", "irfft")
 
 
 def check_norm(norm: Any, op: str) -> str:
@@ -88,7 +89,7 @@ def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None
 
 def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequence[Any] | None,
               norm: Any) -> DArray:
-    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind`` in KINDS)."""
+    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft)."""
     x = x if isinstance(x, DArray) else asarray(x)
     norm = check_norm(norm, op)
     if kind == "rfft" and x.dtype.kind == "c":
