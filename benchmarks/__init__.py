@@ -19,7 +19,7 @@ from . import report
 from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random",
-            "sparse", "dask_chunks"]
+            "fft", "sparse", "dask_chunks"]
 
 __all__ = ["FAMILIES", "case", "load_families", "registry", "run"]
 

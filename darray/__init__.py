@@ -6,7 +6,6 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
-import importlib.util as _util
 
 from . import alloc, dtypes, lazy, place, sched
 from ._array import DArray
@@ -23,7 +22,7 @@ from .ops.reduction import *  # noqa: F403
 from .ops.reduction import __all__ as _reduction_all
 from .ops.linalg import *  # noqa: F403
 from .ops.linalg import __all__ as _linalg_all
-from . import linalg
+from . import fft, linalg
 from .ops.scan import cumulative_prod, cumulative_sum
 from .ops.manipulation import *  # noqa: F403
 from .ops.manipulation import __all__ as _manipulation_all
@@ -48,11 +47,7 @@ _dask.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)
 
-_EXTENSIONS = ["linalg"]
-if _util.find_spec(f"{__name__}.fft") is not None:  # the Array API fft extension, once darray/fft exists
-    from . import fft  # noqa: F401
-
-    _EXTENSIONS.append("fft")
+_EXTENSIONS = ["linalg", "fft"]  # the Array API extensions
 
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
@@ -64,7 +59,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream", "synchronize",
+    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream",
+    "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",

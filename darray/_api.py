@@ -43,7 +43,7 @@ class Entry:
 
 
 def extensions() -> list[types.ModuleType]:
-    """``darray.linalg``, and ``darray.fft`` when it exists (``darray._EXTENSIONS``)."""
+    """``darray.linalg`` and ``darray.fft`` (``darray._EXTENSIONS``)."""
     import darray
 
     return [getattr(darray, n) for n in darray._EXTENSIONS]

@@ -1,0 +1,153 @@
+"""darray.fft: the Array API fft extension, computed by pyvkfft (VkFFT) on OpenCL places.
+
+Transforms run on the array's OpenCL queue, ordered by the scheduler like any kernel; plans
+are cached (``_plan``). The ``cpu`` place computes through ``numpy.fft``. Where darray
+differs from NumPy:
+
+- function arguments after the array are keyword-only, as in the Array API;
+- ``s`` entries of None or -1 mean the axis length (the Array API's -1; NumPy wants ints);
+- ``s`` without ``axes`` takes the last ``len(s)`` axes with no DeprecationWarning;
+- an empty ``axes`` gives a copy in the transform's dtype (NumPy returns the input);
+  repeated axes transform once per entry, as in NumPy;
+- integer and bool inputs compute in the place's default float (float32 on a device
+  without fp64, where NumPy would give complex128); complex128 needs a device with fp64;
+- on OpenCL places "ortho" and "forward" results are lazy (the scaling fuses into what
+  reads them), and a real axis that is not last gives a result that is a view.
+
+Without pyvkfft, ``import darray`` works; a transform on an OpenCL place raises ImportError
+with the install line. ``fftfreq``/``rfftfreq`` take ``dtype=`` and ``device=`` (Array API).
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Sequence
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray
+from ..ops.arrange import roll
+from ..ops.creation import arange, default_float
+from ..ops.elementwise import conj, where
+from ..place import PlaceLike, parse
+from ._core import check_norm, transform
+
+__all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
+           "rfftfreq", "fftshift", "ifftshift"]
+
+Norm = str
+_SWAP = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _n(n: int | None) -> tuple[int | None]:
+    return (None if n is None else operator.index(n),)
+
+
+def _s(s: Sequence[int] | None) -> list[int | None] | None:
+    return None if s is None else [None if v is None or v == -1 else v for v in s]
+
+
+def fft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """1-D discrete Fourier transform along ``axis``; ``n`` crops or zero-pads the axis first.
+    See also: numpy.fft.fft."""
+    return transform("fft", "fft", x, _n(n), (axis,), norm)
+
+
+def ifft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """1-D inverse transform (divided by ``n`` under "backward"). See also: numpy.fft.ifft."""
+    return transform("ifft", "ifft", x, _n(n), (axis,), norm)
+
+
+def fftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: Norm = "backward") -> DArray:
+    """N-D transform over ``axes`` (default: the last ``len(s)``, or all), each cropped or
+    zero-padded to ``s``. See also: numpy.fft.fftn."""
+    return transform("fft", "fftn", x, _s(s), axes, norm)
+
+
+def ifftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm = "backward") -> DArray:
+    """N-D inverse transform. See also: numpy.fft.ifftn."""
+    return transform("ifft", "ifftn", x, _s(s), axes, norm)
+
+
+def rfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """1-D transform of real input: the ``n // 2 + 1`` non-negative frequencies (TypeError for
+    complex input). See also: numpy.fft.rfft."""
+    return transform("rfft", "rfft", x, _n(n), (axis,), norm)
+
+
+def irfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """Inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``) from ``n // 2 + 1``
+    inputs (cropped or zero-padded). See also: numpy.fft.irfft."""
+    return transform("irfft", "irfft", x, _n(n), (axis,), norm)
+
+
+def rfftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm = "backward") -> DArray:
+    """N-D transform of real input, halved along the last of ``axes``. See also: numpy.fft.rfftn."""
+    return transform("rfft", "rfftn", x, _s(s), axes, norm)
+
+
+def irfftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: Norm = "backward") -> DArray:
+    """Inverse of :func:`rfftn`; the last of ``s`` is the real output length (default
+    ``2 * (m - 1)``). See also: numpy.fft.irfftn."""
+    return transform("irfft", "irfftn", x, _s(s), axes, norm)
+
+
+def hfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """Transform of a Hermitian-symmetric signal given by its first half: ``n`` real outputs.
+    See also: numpy.fft.hfft."""
+    norm = check_norm(norm, "hfft")
+    x = x if isinstance(x, DArray) else asarray(x)
+    return transform("irfft", "hfft", conj(x), _n(n), (axis,), _SWAP[norm])
+
+
+def ihfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+    """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
+    See also: numpy.fft.ihfft."""
+    norm = check_norm(norm, "ihfft")
+    return conj(transform("rfft", "ihfft", x, _n(n), (axis,), _SWAP[norm]))
+
+
+def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: PlaceLike) -> tuple[DArray, float]:
+    """(``arange(count)`` in the result dtype, ``1 / (n * d)``); ZeroDivisionError for n or d of 0 as in NumPy."""
+    place = parse(device)
+    dt = default_float(place) if dtype is None else _dt.as_dtype(dtype, f"fft.{op}")
+    if dt.kind != "f":
+        raise ValueError(f"darray fft.{op}: dtype must be a real floating dtype, got {dt}")
+    return arange(count, dtype=dt, device=place), 1.0 / (n * d)
+
+
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """The sample frequencies of an ``n``-point :func:`fft` with sample spacing ``d``:
+    ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (n * d)``. Default dtype: the place's
+    default float. See also: numpy.fft.fftfreq."""
+    n = operator.index(n)
+    k, scale = _frequencies("fftfreq", n, n, d, dtype, device)
+    return where(k < (n - 1) // 2 + 1, k, k - n) * scale
+
+
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: PlaceLike = None) -> DArray:
+    """The sample frequencies of an ``n``-point :func:`rfft`: ``[0, 1, ..., n // 2] / (n * d)``.
+    See also: numpy.fft.rfftfreq."""
+    n = operator.index(n)
+    k, scale = _frequencies("rfftfreq", n, n // 2 + 1, d, dtype, device)
+    return k * scale
+
+
+def _shift(x: Any, axes: int | Sequence[int] | None, sign: int) -> DArray:
+    x = x if isinstance(x, DArray) else asarray(x)
+    axes = tuple(range(x.ndim)) if axes is None else (axes,) if isinstance(axes, int) else tuple(axes)
+    return roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
+
+
+def fftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray:
+    """``x`` rolled so that frequency 0 is in the middle of each of ``axes`` (default: all).
+    See also: numpy.fft.fftshift."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray:
+    """The inverse of :func:`fftshift`. See also: numpy.fft.ifftshift."""
+    return _shift(x, axes, -1)

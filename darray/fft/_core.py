@@ -1,0 +1,254 @@
+"""The argument rules of darray.fft and its transforms on OpenCL places (the cpu place: numpy.fft).
+
+A transform over ``axes`` with output lengths ``lengths`` (NumPy's ``s``) runs as:
+
+1. ``fit``: crop (a slice) or zero-pad (zeros + slice assignment) each axis on the device and
+   cast to the transform's dtype, in one new C-contiguous array; the input itself when it is
+   already that (materialised, contiguous, aligned for a sub-buffer, right dtype).
+2. axes of length 1 are dropped (their transform is the identity); for r2c/c2r the real axis
+   is moved last with a copy when it is not (VkFFT's halved axis is the fast one) and the
+   result is a view with it moved back.
+3. the axes go to VkFFT apps in as few passes as fit its dimension limit after
+   non-transformed neighbours collapse (one pass almost always): ``passes``; an r2c app takes
+   the real axis and the others. c2r runs the other axes first, drops the imaginary parts of
+   bins 0 and n/2 as numpy.fft does, then a 1-D c2r.
+4. "ortho" and "forward" scale the result lazily (the multiply fuses into what reads it);
+   the inverse with "backward" divides inside VkFFT.
+
+Repeated axes run one transform per entry, in NumPy's order, as numpy.fft does.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, astype, empty, from_numpy
+from ..dim import normalize_axis
+from ..ops.creation import default_float, zeros
+from ..ops.elementwise import real
+from ..ops.manipulation import moveaxis
+from ..place import CPUPlace, Place
+from . import _plan
+
+NORMS = ("backward", "ortho", "forward")
+
+
+def check_norm(norm: Any, op: str) -> str:
+    """``norm`` (None: "backward"), or ValueError naming the choices."""
+    if norm is None:
+        return "backward"
+    if norm not in NORMS:
+        raise ValueError(f'darray fft.{op}: invalid norm value {norm!r}; should be "backward", "ortho" or "forward"')
+    return norm
+
+
+def complex_of(dt: np.dtype, place: Place) -> np.dtype:
+    """The complex dtype a transform of ``dt`` computes in (NumPy's; integers: the place's default float)."""
+    if dt.kind == "c":
+        return dt
+    if dt in (_dt.float16, _dt.float32) or (dt.kind != "f" and default_float(place) == _dt.float32):
+        return _dt.complex64
+    return _dt.complex128
+
+
+def real_of(dt: np.dtype, place: Place) -> np.dtype:
+    return _dt.float32 if complex_of(dt, place) == _dt.complex64 else _dt.float64
+
+
+def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None, *,
+         c2r: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(axes in [0, ndim), output length per axis) as NumPy's rules give them.
+
+    ``axes`` None: the last ``len(s)`` axes, or all; ``s`` None or an entry None: the axis
+    length (``c2r``, the last: ``2 * (length - 1)``). AxisError for an axis out of range,
+    TypeError for a length that is not an integer, ValueError for a length below 1 or ``s``
+    and ``axes`` of different lengths.
+    """
+    where = f"darray fft.{op}"
+    if axes is None:
+        axes = range(x.ndim) if s is None else range(-len(s), 0)
+    axes = tuple(normalize_axis(a, x.ndim, where) for a in axes)
+    s = [None] * len(axes) if s is None else list(s)
+    if len(s) != len(axes):
+        raise ValueError(f"{where}: shape and axes have different lengths ({len(s)} and {len(axes)})")
+    lengths = []
+    for i, (a, n) in enumerate(zip(axes, s)):
+        if n is None:
+            n = 2 * (x.shape[a] - 1) if c2r and i == len(axes) - 1 else x.shape[a]
+        n = operator.index(n)
+        if n < 1:
+            raise ValueError(f"{where}: invalid number of FFT data points ({n}) specified along axis {a}")
+        lengths.append(n)
+    return axes, tuple(lengths)
+
+
+def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequence[Any] | None,
+              norm: Any) -> DArray:
+    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft)."""
+    x = x if isinstance(x, DArray) else asarray(x)
+    norm = check_norm(norm, op)
+    if kind == "rfft" and x.dtype.kind == "c":
+        raise TypeError(f"darray fft.{op}: the input must be real, got {x.dtype}")
+    axes, lengths = cook(op, x, s, axes, c2r=kind == "irfft")
+    out_dt = real_of(x.dtype, x.place) if kind == "irfft" else complex_of(x.dtype, x.place)
+    if not axes:  # NumPy returns the input itself; darray a copy in the transform's dtype
+        return astype(x, out_dt, copy=True)
+    if isinstance(x.place, CPUPlace):
+        host = getattr(np.fft, kind + "n")(x._host_view(), s=lengths, axes=axes, norm=norm)
+        return from_numpy(np.ascontiguousarray(host), x.place)
+    if len(set(axes)) < len(axes):
+        return _one_by_one(kind, op, x, axes, lengths, norm)
+    inverse = kind in ("ifft", "irfft")
+    if kind == "fft" or kind == "ifft":
+        y = _c2c(x, axes, lengths, inverse, norm)
+    elif kind == "rfft":
+        y = _r2c(x, axes, lengths)
+    else:
+        y = _c2r(x, axes, lengths, norm)
+    return _scale(y, math.prod(lengths), norm, inverse)
+
+
+def _one_by_one(kind: str, op: str, x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...],
+                norm: str) -> DArray:
+    """Repeated axes: one transform per entry, in numpy.fft's order."""
+    pairs = list(zip(axes, lengths))
+    if kind == "irfft":
+        for a, n in pairs[:-1]:
+            x = transform("ifft", op, x, (n,), (a,), norm)
+        return transform("irfft", op, x, (pairs[-1][1],), (pairs[-1][0],), norm)
+    if kind == "rfft":
+        x = transform("rfft", op, x, (pairs[-1][1],), (pairs[-1][0],), norm)
+        pairs, kind = pairs[:-1], "fft"
+    for a, n in reversed(pairs):
+        x = transform(kind, op, x, (n,), (a,), norm)
+    return x
+
+
+def _scale(y: DArray, size: int, norm: str, inverse: bool) -> DArray:
+    """``y`` times the norm's factor (lazy); VkFFT did the inverse's "backward" division."""
+    if norm == "ortho":
+        return y * (1 / math.sqrt(size))
+    if norm == "forward" and not inverse:
+        return y * (1 / size)
+    return y
+
+
+def fit(x: DArray, axes: Sequence[int], lengths: Sequence[int], dt: np.dtype, *, copy: bool = False) -> DArray:
+    """``x`` cropped or zero-padded to ``lengths`` along ``axes`` and cast to ``dt``, in a layout
+    VkFFT takes; ``x`` itself when it already is all that and ``copy`` is False."""
+    shape, key = list(x.shape), [slice(None)] * x.ndim
+    for a, n in zip(axes, lengths):
+        shape[a], key[a] = n, slice(0, min(n, x.shape[a]))
+    if tuple(shape) == x.shape and not copy and x.dtype == dt and _plan.aligned(x):
+        return x
+    view = x[tuple(key)] if tuple(shape) != x.shape else x
+    if view.shape == tuple(shape):
+        return astype(view, dt, copy=True)
+    out = zeros(tuple(shape), dtype=dt, device=x.place)
+    out[tuple(key)] = view
+    return out
+
+
+def groups(ndim: int, axes: Sequence[int]) -> list[tuple[int, ...]]:
+    """``axes`` split into passes of one VkFFT app each, fastest axes first: an app takes
+    ``_plan.max_dims()`` axes once runs of non-transformed axes collapse into one."""
+    limit = _plan.max_dims()
+    out: list[list[int]] = []
+    for a in sorted(axes, reverse=True):
+        if out and _vk_dims(ndim, out[-1] + [a]) <= limit:
+            out[-1].append(a)
+        else:
+            out.append([a])
+    return [tuple(sorted(g)) for g in out]
+
+
+def _vk_dims(ndim: int, group: Sequence[int]) -> int:
+    """The dimensions pyvkfft gives VkFFT for ``group``: each transformed axis and each run of
+    others (the batch before the slowest transformed axis counts too)."""
+    count, run = 0, False
+    for a in range(ndim):
+        if a in group:
+            count, run = count + 1, False
+        elif not run:
+            count, run = count + 1, True
+    return count
+
+
+def passes(y: DArray, axes: Sequence[int], *, inverse: bool, norm: int) -> DArray:
+    """c2c transforms of the contiguous complex ``y`` over ``axes`` (lengths above 1), each
+    pass into a new array."""
+    for group in groups(y.ndim, axes):
+        out = empty(y.shape, y.dtype, y.place)
+        plan = _plan.plan(y.place, y.shape, y.dtype, group, r2c=False, norm=norm)
+        _plan.run(plan, y, out, inverse=inverse, name="ifft c2c" if inverse else "fft c2c")
+        y = out
+    return y
+
+
+def _c2c(x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...], inverse: bool, norm: str) -> DArray:
+    active = [a for a, n in zip(axes, lengths) if n > 1]
+    y = fit(x, axes, lengths, complex_of(x.dtype, x.place), copy=not active)
+    if y.size == 0:
+        return empty(y.shape, y.dtype, y.place)
+    return passes(y, active, inverse=inverse, norm=int(inverse and norm == "backward"))
+
+
+def _last(y: DArray, ar: int, others: list[int]) -> tuple[DArray, list[int]]:
+    """``y`` with axis ``ar`` moved last (a contiguous copy when it was not), and ``others``
+    renumbered to match."""
+    if ar == y.ndim - 1:
+        return y, others
+    return astype(moveaxis(y, ar, -1), y.dtype, copy=True), [a - (a > ar) for a in others]
+
+
+def _split(ndim: int, others: list[int]) -> tuple[tuple[int, ...], list[int]]:
+    """(the axes of one r2c/c2r app: the last and as many of ``others`` as fit, the rest)."""
+    first = groups(ndim, [*others, ndim - 1])[0]
+    return first, [a for a in others if a not in first]
+
+
+def _r2c(x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...]) -> DArray:
+    place, ar, n = x.place, axes[-1], lengths[-1]
+    cdt = complex_of(x.dtype, place)
+    others = [a for a, m in zip(axes[:-1], lengths[:-1]) if m > 1]
+    if n == 1:  # the transform of one value is that value
+        y = fit(x, axes, lengths, cdt, copy=True)
+        return y if y.size == 0 else passes(y, others, inverse=False, norm=0)
+    y = fit(x, axes, lengths, real_of(x.dtype, place))
+    if y.size == 0:
+        return empty(y.shape[:ar] + (n // 2 + 1,) + y.shape[ar + 1:], cdt, place)
+    y, others = _last(y, ar, others)
+    group, rest = _split(y.ndim, others)
+    out = empty(y.shape[:-1] + (n // 2 + 1,), cdt, place)
+    _plan.run(_plan.plan(place, y.shape, y.dtype, group, r2c=True, norm=0), y, out, inverse=False, name="fft r2c")
+    out = passes(out, rest, inverse=False, norm=0)
+    return out if ar == x.ndim - 1 else moveaxis(out, -1, ar)
+
+
+def _c2r(x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...], norm: str) -> DArray:
+    """The inverse over the other axes, then a 1-D c2r along the last: numpy.fft ignores the
+    imaginary parts of bins 0 and n/2 after the former, VkFFT's own n-D c2r would not."""
+    place, ar, n = x.place, axes[-1], lengths[-1]
+    cdt, rdt = complex_of(x.dtype, place), real_of(x.dtype, place)
+    vknorm = int(norm == "backward")
+    others = [a for a, m in zip(axes[:-1], lengths[:-1]) if m > 1]
+    # the passes write new arrays; without them, a copy: the bins are fixed in place, and c2r overwrites
+    y = fit(x, axes, (*lengths[:-1], n // 2 + 1), cdt, copy=not others)
+    if y.size == 0:
+        return empty(y.shape[:ar] + (n,) + y.shape[ar + 1:], rdt, place)
+    y = passes(y, others, inverse=True, norm=vknorm)
+    if n == 1:  # one value: its real part
+        return real(y)
+    for k in {0, n // 2} if n % 2 == 0 else {0}:
+        key = (slice(None),) * ar + (k,)
+        y[key] = real(y[key])
+    y, _ = _last(y, ar, [])
+    out = empty(y.shape[:-1] + (n,), rdt, place)
+    _plan.run(_plan.plan(place, out.shape, rdt, (y.ndim - 1,), r2c=True, norm=vknorm), y, out, inverse=True,
+              name="ifft c2r", clobbers=True)
+    return out if ar == x.ndim - 1 else moveaxis(out, -1, ar)
