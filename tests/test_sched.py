@@ -886,3 +886,15 @@ def test_launch_overhead_is_small():
         diffs.append(via() - raw())
     overhead_us = sorted(diffs)[len(diffs) // 2] * 1e6
     assert overhead_us < 25, f"sched.launch costs {overhead_us:.1f} us over a raw enqueue"
+
+
+def test_exit_with_work_queued(cl_place):
+    """A process that ends while kernels still run exits cleanly (darray drains the queues at exit;
+    Intel's runtime crashed with SIGSEGV otherwise)."""
+    import subprocess
+    import sys
+
+    code = (f"import darray as da; x = da.ones(1 << 24, dtype=da.float32, device='{cl_place}'); "
+            "y = da.sin(da.cos(da.sin(x * 2) + 1)).eval()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])

@@ -47,7 +47,7 @@ def vkfft() -> ModuleType:
         import pyvkfft.opencl as vk
     except ImportError as err:
         raise ImportError(f"{INSTALL} ({err})") from err
-    atexit.register(clear)  # apps freed while pyvkfft's library is still loaded
+    atexit.register(_release)  # apps freed while pyvkfft's library is still loaded
     return vk
 
 
@@ -139,6 +139,16 @@ def clear() -> None:
     """Drop every cached plan."""
     with _lock:
         _plans.clear()
+
+
+def _release() -> None:
+    """At exit: wait for the transforms still queued, then free the apps (before the library goes)."""
+    from .. import sched
+
+    try:
+        sched.synchronize()
+    finally:
+        clear()
 
 
 def aligned(x: DArray) -> bool:

@@ -36,6 +36,7 @@ starts from them, so the new owner's first writer waits for the old owner's last
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import itertools
 import threading
@@ -421,6 +422,18 @@ def synchronize(place: PlaceLike = None) -> None:
     for s in all_streams():
         if target is None or s.place == target:
             s.synchronize()
+
+
+def _drain_at_exit() -> None:
+    """Wait for queued work before the interpreter exits: Intel's CPU runtime crashes (SIGSEGV)
+    when a process ends with its kernels still running."""
+    try:
+        synchronize()
+    except Exception:  # a device error at exit has nobody left to report to
+        pass
+
+
+atexit.register(_drain_at_exit)
 
 
 def all_streams() -> list[Stream]:
