@@ -891,9 +891,6 @@ def test_launch_overhead_is_small():
 def test_exit_with_work_queued(cl_place):
     """A process that ends while kernels still run exits cleanly (darray drains the queues at exit;
     Intel's runtime crashed with SIGSEGV otherwise)."""
-    import subprocess
-    import sys
-
     code = (f"import darray as da; x = da.ones(1 << 24, dtype=da.float32, device='{cl_place}'); "
             "y = da.sin(da.cos(da.sin(x * 2) + 1)).eval()")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
