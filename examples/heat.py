@@ -5,12 +5,12 @@ no copies), checked against NumPy.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 import darray as da
+from _cli import run  # examples/_cli.py
 
 
 def step(u, alpha: float):
@@ -52,8 +52,4 @@ def main(small: bool = False, device: str | None = None) -> float:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", action="store_true", help="small sizes (CI smoke test)")
-    parser.add_argument("--device", default=None, help="cpu, cl, cl:N (default: darray's default place)")
-    args = parser.parse_args()
-    main(args.small, args.device)
+    run(main, __doc__)

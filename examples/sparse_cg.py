@@ -6,7 +6,6 @@ by power iteration on a random graph, checked against the same iteration in scip
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -14,6 +13,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 import darray as da
+from _cli import run  # examples/_cli.py
 
 
 def poisson(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -65,8 +65,4 @@ def main(small: bool = False, device: str | None = None) -> float:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", action="store_true", help="small sizes (CI smoke test)")
-    parser.add_argument("--device", default=None, help="cpu, cl, cl:N (default: darray's default place)")
-    args = parser.parse_args()
-    main(args.small, args.device)
+    run(main, __doc__)
