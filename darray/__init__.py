@@ -41,9 +41,9 @@ from ._namespace import __array_api_version__, __array_namespace_info__, astype,
 from .interop import from_dlpack, from_pyopencl
 from . import random, sparse
 from .sched import Stream, profile, stream, synchronize
-from . import _dask
+from .interop import dask_chunks
 
-_dask.install()  # DArray as a Dask chunk type once dask.array is imported
+dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)
 

@@ -16,7 +16,8 @@
 - pyopencl: ``x.to_pyopencl()`` and ``darray.from_pyopencl(a)`` share the buffer, events respected
   both ways (``interop.cl_arrays``).
 - ``pickle``: a host copy, loaded onto the same kind of place or the default one (``interop.pickling``);
-  Dask's distributed scheduler moves DArray chunks that way.
+  Dask's distributed scheduler moves DArray chunks that way (``interop.dask_chunks`` registers
+  DArray with Dask as a chunk type).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""darray._dask: DArrays as Dask chunks, on the threaded scheduler and a two-process LocalCluster."""
+"""darray.interop.dask_chunks: DArrays as Dask chunks, on the threaded scheduler and a two-process LocalCluster."""
 from __future__ import annotations
 
 import subprocess
@@ -85,7 +85,7 @@ def test_registers_in_either_import_order():
     code = ("import dask.array, darray; from dask.array.dispatch import concatenate_lookup; "
             "print(concatenate_lookup.dispatch(darray.DArray).__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.strip() == "darray._dask"
+    assert out.stdout.strip() == "darray.interop.dask_chunks"
 
 
 def test_local_cluster(cl_place):
