@@ -1,7 +1,8 @@
 """Writes ``docs/api.md`` from darray's API table (``darray._api``): every public function, its
 NumPy equivalent, its summary and where darray differs, then the NumPy ufuncs that run on DArrays.
 
-``python -m darray.api_docs`` rewrites the file; ``--check`` exits 1 when it is stale
+``python -m darray.api_docs [PATH]`` rewrites the file (default: ``docs/api.md`` of the checkout
+darray runs from, else of the current directory); ``--check`` exits 1 when it is stale
 (``tests/test_api_docs.py`` fails then too).
 """
 from __future__ import annotations
@@ -12,7 +13,13 @@ from pathlib import Path
 from ._api import entries
 from ._namespace import __array_api_version__
 
-PATH = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+_CHECKOUT = Path(__file__).resolve().parent.parent  # the repository, when darray runs from one
+
+
+def default_path() -> Path:
+    """``docs/api.md`` of the checkout darray runs from (an editable install), else of the current directory."""
+    root = _CHECKOUT if (_CHECKOUT / "pyproject.toml").exists() else Path.cwd()
+    return root / "docs" / "api.md"
 
 
 def _cell(text: str) -> str:
@@ -48,14 +55,16 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    paths = [a for a in args if not a.startswith("--")]
+    path = Path(paths[0]) if paths else default_path()
     text = render()
     if "--check" in args:
-        stale = not PATH.exists() or PATH.read_text() != text
-        print(f"{PATH} is {'stale: run python -m darray.api_docs' if stale else 'up to date'}")
+        stale = not path.exists() or path.read_text() != text
+        print(f"{path} is {'stale: run python -m darray.api_docs' if stale else 'up to date'}")
         return int(stale)
-    PATH.parent.mkdir(exist_ok=True)
-    PATH.write_text(text)
-    print(f"wrote {PATH} ({len(entries())} functions)")
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    print(f"wrote {path} ({len(entries())} functions)")
     return 0
 
 

@@ -25,7 +25,8 @@ def test_package_ships_py_typed() -> None:
 
 def test_mypy_accepts_the_example(tmp_path) -> None:
     pytest.importorskip("mypy")
-    env = {**os.environ, "MYPYPATH": str(Path(da.__file__).resolve().parent.parent)}
+    root = Path(da.__file__).resolve().parent.parent  # a checkout (editable install) or site-packages
+    env = dict(os.environ) if root.name == "site-packages" else {**os.environ, "MYPYPATH": str(root)}
     run = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", "--no-error-summary",
                           "--cache-dir", str(tmp_path / "cache"), str(HERE / "typing_example.py")],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
