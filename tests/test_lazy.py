@@ -709,3 +709,15 @@ def test_gpu_form_float4_blocks():
     assert "if (first + 4 <= n)" in src and "for (int g = first; g < n; g++)" in src
     ints = plan_of(op("add", inp((10,), dtype=np.int32), inp((10,), dtype=np.int32), dtype=np.int32), (10,)).spec
     assert render.gpu_width(ints, expr) == 1 and "first" not in render.render(ints, expr, chunked=False, gpu=True)
+
+
+def test_tile_shape_by_layout():
+    """Tall tiles only for transposed reads; rows that are contiguous everywhere (a concat's
+    strided output, say) keep long TILE_ROWS x ch tiles."""
+    base = Dim.contiguous((64, 32))
+    concat = plan_of(op("add", inp((64, 32)), inp((64, 32))), (64, 32)).spec
+    view = Dim((64, 32), (64, 1))  # the left half of a 64 x 64 output
+    assert render.tile_shape(concat, expr, [view.strides, (32, 1), (32, 1)], 256) == (render.TILE_ROWS, 256)
+    tr = inp((64, 32), dim=Dim.contiguous((32, 64)).transpose())
+    spec = plan_of(op("add", tr, tr), (64, 32)).spec
+    assert render.tile_shape(spec, expr, [base.strides, (1, 64)], 256) == render.TALL_TILE

@@ -289,12 +289,14 @@ def tiled(spec: KernelSpec) -> bool:
 def tile_shape(spec: KernelSpec, expr: ExprFn, strides: Sequence[tuple[int, ...]], ch: int) -> tuple[int, int]:
     """(rows, columns) of the tiles of a tiled kernel whose operands have ``strides``: tall
     ``TALL_TILE`` tiles when the float8 transposed blocks apply (every strided input transposed,
-    every strided output row-major: the transposed reads of a tile's 16 columns stay in cache
-    across its rows), else TILE_ROWS x ``ch``."""
+    every strided output row-major, not all rows contiguous: the transposed reads of a tile's 16
+    columns stay in cache across its rows), else TILE_ROWS x ``ch`` (long contiguous rows)."""
     r, nout = spec.rank, len(spec.outputs)
-    transposed = all(st[r - 1 if k < nout else r - 2] == 1
-                     for k, (op, st) in enumerate(zip(spec.operands, strides)) if op.pattern == "s")
-    return TALL_TILE if transposed and vector_width(spec, expr, strided=True) > 1 else (TILE_ROWS, ch)
+    strided = [(k, st) for k, (op, st) in enumerate(zip(spec.operands, strides)) if op.pattern == "s"]
+    unit_rows = all(st[r - 1] == 1 for _, st in strided)  # the kernel's contiguous-rows branch
+    transposed = all(st[r - 1 if k < nout else r - 2] == 1 for k, st in strided)
+    return TALL_TILE if transposed and not unit_rows and vector_width(spec, expr, strided=True) > 1 \
+        else (TILE_ROWS, ch)
 
 
 def tiles(shape: tuple[int, ...], rows: int, cols: int) -> int:
