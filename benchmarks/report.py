@@ -35,7 +35,8 @@ def plot(data: dict[str, Any], path: str) -> int:
         if value is not None and math.isfinite(value) and value > 0:
             families.setdefault(fam, []).append((f"{key.split('.', 1)[1]}: {label}", value, target))
     rows = sum(len(v) for v in families.values())
-    fig, axes = plt.subplots(len(families) or 1, 1, figsize=(11, 1.2 + 0.32 * rows + 0.5 * len(families)),
+    height = 1.2 + 0.32 * rows + 0.5 * len(families)
+    fig, axes = plt.subplots(len(families) or 1, 1, figsize=(12, height),
                              gridspec_kw={"height_ratios": [len(v) for v in families.values()] or [1]},
                              squeeze=False)
     for ax, (fam, bars) in zip(axes[:, 0], families.items()):
@@ -50,12 +51,12 @@ def plot(data: dict[str, Any], path: str) -> int:
         ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
         ax.xaxis.set_minor_formatter(FormatStrFormatter("%g"))
         ax.tick_params(axis="x", which="both", labelsize=7)
-        ax.set_yticks(list(y), [name[:70] for name, _, _ in bars], fontsize=7)
+        ax.set_yticks(list(y), [name[:60] for name, _, _ in bars], fontsize=7)
         ax.invert_yaxis()
         ax.set_title(fam, fontsize=9, loc="left")
     env = data.get("environment", {})
     fig.suptitle(f"darray bench on {env.get('place', '?')}: ratios (bars) and targets (ticks)", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # room for the title
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return rows
