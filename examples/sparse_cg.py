@@ -32,7 +32,7 @@ def main(small: bool = False, device: str | None = None) -> float:
     A = da.sparse.coo_matrix((da.asarray(vals, device=device), (da.asarray(rows, device=device),
                               da.asarray(cols, device=device))), shape=(n * n, n * n)).tocsr()
     t0 = time.perf_counter()
-    x, info = da.sparse.linalg.cg(A, da.asarray(b, device=device), tol=1e-5, maxiter=2000)
+    x, info = da.sparse.linalg.cg(A, da.asarray(b, device=device), rtol=1e-5, maxiter=2000)
     got = x.get()
     seconds = time.perf_counter() - t0
     ref = sp.coo_matrix((vals, (rows, cols)), shape=(n * n, n * n)).tocsr()

@@ -40,6 +40,8 @@ def test_cg_float32_x0_maxiter(any_place):
     x, info = da.sparse.linalg.cg(A, b, x0=np.zeros_like(b), tol=1e-5, M="jacobi")
     assert info == 0 and x.dtype == np.float32
     np.testing.assert_allclose(S @ x.get(), b, atol=1e-3)
+    xr, _ = da.sparse.linalg.cg(A, b, x0=np.zeros_like(b), rtol=1e-5, M="jacobi")  # scipy's name for tol
+    np.testing.assert_array_equal(xr.get(), x.get())
     x3, info3 = da.sparse.linalg.cg(A, b, maxiter=3)
     want, winfo = spl.cg(S.astype(np.float64), b.astype(np.float64), maxiter=3)
     assert info3 == winfo == 3
@@ -54,6 +56,8 @@ def test_cg_errors(any_place):
         da.sparse.linalg.cg(A, np.ones(4))
     with pytest.raises(ValueError, match="jacobi"):
         da.sparse.linalg.cg(A, np.ones(9), M="ilu")
+    with pytest.raises(ValueError, match="tol or rtol"):
+        da.sparse.linalg.cg(A, np.ones(9), tol=1e-3, rtol=1e-6)
     with pytest.raises(ValueError, match="without zeros"):
         da.sparse.linalg.cg(da.sparse.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]), device=any_place), np.ones(2),
                             M="jacobi")

@@ -43,10 +43,10 @@ def _preconditioner(A: SparseMatrix, M: Any, dt: np.dtype) -> Callable[[DArray],
 
 
 def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: float = 0.0, maxiter: int | None = None,
-       M: Any = None) -> tuple[DArray, int]:
+       M: Any = None, rtol: float | None = None) -> tuple[DArray, int]:
     """Solve ``A x = b`` for a Hermitian positive definite sparse ``A`` by conjugate gradients.
 
-    Stops when ``||b - A x|| <= max(tol * ||b||, atol)`` (scipy's ``rtol`` is ``tol`` here) or
+    Stops when ``||b - A x|| <= max(tol * ||b||, atol)`` (``rtol``, scipy's name, is ``tol``) or
     after ``maxiter`` iterations (default ``10 * N``). ``M``: a preconditioner approximating
     ``inv(A)``: ``"jacobi"`` (the inverse of A's diagonal), a sparse matrix, a 1-D array
     applied elementwise, or a callable. Returns ``(x, info)``: info 0 when converged, else the
@@ -54,6 +54,10 @@ def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: floa
     """
     if not isinstance(A, SparseMatrix) or A.shape[0] != A.shape[1]:
         raise ValueError(f"darray.sparse cg: A must be a square sparse matrix, got {getattr(A, 'shape', type(A))}")
+    if rtol is not None:
+        if tol != 1e-5 and tol != rtol:
+            raise ValueError(f"darray.sparse cg: give tol or rtol (the same tolerance), not both ({tol}, {rtol})")
+        tol = rtol
     A = A.tocsr()
     n = A.shape[0]
     b = b if isinstance(b, DArray) else asarray(b, device=A.place)
