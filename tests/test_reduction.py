@@ -794,6 +794,7 @@ def test_prepared_reduction_reuse(monkeypatch, form):
 
     if form == "interleaved":
         monkeypatch.setattr(reduce_mod, "_chunked", lambda place: False)
+    monkeypatch.setattr(execute, "_prepared", {})  # a fresh cache: a full one (4096 entries) is cleared mid-test
     rng = np.random.default_rng(21)
     a = rng.integers(-9, 9, 1000).astype(np.float32)  # small integers: exact in any order, argmax ties
     b = rng.integers(-9, 9, (64, 70)).astype(np.float32)
