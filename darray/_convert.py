@@ -168,7 +168,6 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: PlaceLike = None, copy: b
         from .interop.cl_arrays import pyopencl_to_darray
 
         obj = pyopencl_to_darray(obj, device, copy)
-        copy = None if copy else copy
     if isinstance(obj, DArray):
         place = parse(device) if device is not None else obj._place
         same = place == obj._place and (want is None or want == obj._dtype)

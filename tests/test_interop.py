@@ -70,6 +70,14 @@ def test_to_pyopencl_shares_and_orders(cl_place):
         np.testing.assert_array_equal((y + 0).get(), h * 2 + 1)
 
 
+def test_asarray_copy_true_copies(cl_place):
+    x = da.arange(4, dtype=da.float32, device=cl_place)
+    y = da.asarray(x.to_pyopencl(), copy=True)
+    y[0] = 9
+    np.testing.assert_array_equal(x.get(), [0, 1, 2, 3])
+    assert da.asarray(x.to_pyopencl(), copy=False).get()[0] == 0
+
+
 def test_to_pyopencl_views(cl_place):
     h = np.arange(30, dtype=np.int32).reshape(5, 6)
     x = da.asarray(h, device=cl_place)

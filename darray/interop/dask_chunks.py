@@ -37,10 +37,9 @@ def _numel(x: Any, **kwargs: Any) -> Any:
     import darray as da
 
     axis, keepdims, dtype = kwargs.get("axis"), kwargs.get("keepdims", False), kwargs.get("dtype", np.float64)
-    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    axes = set(range(x.ndim)) if axis is None else {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    shape = tuple(1 if i in {a % max(x.ndim, 1) for a in axes} else n for i, n in enumerate(x.shape)) \
-        if keepdims else tuple(n for i, n in enumerate(x.shape) if i not in {a % max(x.ndim, 1) for a in axes})
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
     return da.full(shape, count, dtype=dtype, device=x.device)
 
 

@@ -189,6 +189,7 @@ def host_draw(kind: str, key: tuple[int, int], base: int, size: int, dtype: np.d
         return (drawn + np.uint64(low % 2**64)).view(np.int64).astype(dtype)
 
 
+@functools.lru_cache(maxsize=64)
 def options(place: Place, ctype: str = "long") -> str:
     """Build options of ``kernels/philox.cl`` on ``place`` (``ctype``: T, the integers' output): fp64,
     Box-Muller's constants, and correctly rounded float32 division and sqrt where the device offers
