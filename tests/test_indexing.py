@@ -73,6 +73,12 @@ def test_setitem_matches_numpy(any_place, key, shape, as_darray, data):
             x[_key(key, any_place, as_darray)] = 1
         assert_same(x, host)  # nothing written
         return
+    if sel.ndim > MAX_RANK:  # a selection beyond darray's rank: ValueError, nothing written
+        x = da.asarray(host, device=any_place)
+        with pytest.raises(ValueError):
+            x[_key(key, any_place, as_darray)] = 1
+        assert_same(x, host)
+        return
     # a scalar, or values of the selection's shape (or broadcastable to it)
     value = data.draw(st.one_of(st.integers(-100, 100),
                                 arrays(np.int32, st.just(sel.shape[data.draw(st.integers(0, sel.ndim)):]),

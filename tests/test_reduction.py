@@ -498,6 +498,7 @@ def test_column_kernel_fewer_groups(monkeypatch):
     (a launch whose work-group size differs from the one the plan assumed)."""
     import darray.lazy.reduce as reduce_mod
 
+    monkeypatch.setattr(reduce_mod, "_chunked", lambda place: True)  # the CPU plan, in every form
     rng = np.random.default_rng(15)
     x = rng.integers(-9, 9, (3000, 40)).astype(np.float32)
     xd = da.asarray(x)
@@ -529,25 +530,67 @@ def test_column_sum_accuracy():
 
 
 @pytest.mark.lazy_only
-def test_interleaved_form(monkeypatch):
-    """The GPU form (work-item p folds k = part, part + P, ...; no lanes, no columns pass), run
-    on whatever device is here: values, first-NaN argmax across partials, float32 accuracy."""
+@pytest.mark.parametrize("local,units", [(256, 132), (64, 2), (1, 2)])
+def test_tree_form(monkeypatch, local, units):
+    """The GPU plan (tree kernels: teams of lanes, a local-memory tree, the last task of an output
+    folds the partials), run on whatever device is here with the work-group size and compute
+    units of an H100 and of smaller devices: one task per output (stage ``tree``) and several
+    (``trees``), teams of one lane on neighbouring outputs (``sum(x, axis=0)``) and of many,
+    NaN and first-index ties across lanes, teams and tasks, integers, complex, mean, strided
+    and fused inputs, float32 accuracy."""
     import darray.lazy.reduce as reduce_mod
 
+    place = da.place.current()
     monkeypatch.setattr(reduce_mod, "_chunked", lambda place: False)
-    rng = np.random.default_rng(9)
-    x = rng.integers(-50, 50, (300, 70)).astype(np.int32)
-    xd = da.asarray(x)
-    for op in ("sum", "max", "argmin"):
-        for axis in (None, 0, 1):
-            _same_or_raises(op, xd, x, axis=axis)
-    n = np.zeros(100_000, np.float32)
-    n[[777, 50_000]] = np.nan
-    for op in ("argmax", "max", "mean"):
-        _same_or_raises(op, da.asarray(n), n)
-    f = rng.random(10**6, dtype=np.float32)
-    ref = f.sum(dtype=np.float64)
-    assert abs(float(da.sum(da.asarray(f)).get()) - ref) / ref < 4e-7
+    rt = da.place.runtime(place)
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, work_group=local, compute_units=units))
+    real_plan = reduce_mod._gpu_plan
+    real_plan.cache_clear()
+    try:
+        rng = np.random.default_rng(9)
+        plans = set()
+        monkeypatch.setattr(reduce_mod, "_gpu_plan",
+                            lambda *a: plans.add((real_plan(*a)[4].stage, real_plan(*a)[4].team)) or real_plan(*a))
+        x = rng.integers(-3, 4, (40, 3000)).astype(np.float32)
+        x[[2, 5], [17, 2999]] = 9  # ties in different lanes: the first wins
+        x[7, [33, 1000, 2000]] = np.nan
+        x[9, :] = -np.inf
+        xd = da.asarray(x)
+        for op in ("sum", "prod", "max", "min", "argmax", "argmin", "mean", "any", "all"):
+            tol = {"rtol": 1e-5} if op in ("mean", "prod") else None
+            for axis in (None, 0, 1):
+                _same_or_raises(op, xd, x, tol, axis=axis)
+            _same_or_raises(op, xd[:, 5:], x[:, 5:], tol, axis=1)
+            _same_or_raises(op, xd.T, x.T, tol, axis=0)
+        n = np.zeros(300_000, np.float32)
+        n[[777, 150_000, 299_999]] = np.nan
+        n[[5, 200_000]] = 3
+        for op in ("argmax", "max", "argmin", "min", "sum", "mean"):
+            _same_or_raises(op, da.asarray(n), n)
+            _same_or_raises(op, da.asarray(-n), -n)
+        i = rng.integers(-2**40, 2**40, (3, 5000))
+        for op in ("sum", "max", "argmin"):
+            for axis in (0, 1):
+                _same_or_raises(op, da.asarray(i), i, axis=axis)
+                _same_or_raises(op, da.asarray(i.astype(np.int8)), i.astype(np.int8), axis=axis)
+        c = (rng.standard_normal((2, 4000)) + 1j * rng.standard_normal((2, 4000))).astype(np.complex64)
+        _same_or_raises("sum", da.asarray(c), c, {"rtol": 1e-5}, axis=1)
+        _same_or_raises("argmax", da.asarray(c), c, axis=1)
+        a = rng.standard_normal((600, 500)).astype(np.float32)
+        b = rng.standard_normal((600, 500)).astype(np.float32)
+        ad, bd = da.asarray(a), da.asarray(b)
+        assert_same(da.sum(ad.T * 2 + bd.T, axis=1), (a.T * 2 + b.T).sum(axis=1), rtol=1e-4, atol=1e-3)
+        assert_same(da.sum(ad[::2, ::3] * bd[::2, ::3]), (a[::2, ::3] * b[::2, ::3]).sum(), rtol=1e-4)
+        assert_same(da.argmin(ad[:, ::-1], axis=1), a[:, ::-1].argmin(axis=1))
+        f = rng.random(2 * 10**6, dtype=np.float32)
+        ref, scale = f.sum(dtype=np.float64), np.abs(f).sum(dtype=np.float64)
+        err = abs(float(da.sum(da.asarray(f)).get()) - ref) / scale
+        assert err <= 4 * abs(float(f.sum()) - ref) / scale + 4 * 2.0**-24, err
+        stages = {stage for stage, _ in plans}
+        assert {"tree", "trees"} <= stages, plans
+        assert local == 1 or {1, local} <= {team for _, team in plans}, plans
+    finally:
+        real_plan.cache_clear()
 
 
 @pytest.mark.lazy_only
@@ -676,17 +719,10 @@ def test_methods():
 
 # -- fusion -------------------------------------------------------------------------------------
 
-def _reading_launches(p, name, nbytes):
-    """Launches of ``name`` that read at least ``nbytes`` (the pass over the big input; on GPUs a
-    long reduction adds 'combine' passes of the same name over its small partial results)."""
-    return [rec for rec in p.launches if rec.name == name and rec.nbytes >= nbytes]
-
-
 @pytest.mark.lazy_only
 def test_fusion_one_launch():
     """A pending elementwise chain runs inside the reduction: no elementwise launch, and exactly
-    one pass over the inputs. Small inputs (fewer than 32 elements per output) need exactly one
-    launch in all; large ones may add combine passes (GPUs), which each read less than the input."""
+    one pass over the inputs: one launch in every form."""
     rng = np.random.default_rng(2)
     a_n, b_n = rng.random(20).astype(np.float32), rng.random(20).astype(np.float32)
     x_n = rng.random((6, 20)).astype(np.float32)
@@ -720,7 +756,7 @@ def test_fusion_one_launch():
             r.eval()
         names = [rec.name for rec in p.launches]
         assert set(names) == {name}, names
-        assert len(_reading_launches(p, name, nbytes)) == 1, [(rec.name, rec.nbytes) for rec in p.launches]
+        assert [rec.name for rec in p.launches] == [name], [(rec.name, rec.nbytes) for rec in p.launches]
         assert_same(r, np.asarray(want, np.float32), rtol=1e-4, atol=1e-5)
 
 
@@ -784,7 +820,7 @@ def _reuse_cases(xp, a, b, k, s):
 
 
 @pytest.mark.lazy_only
-@pytest.mark.parametrize("form", ["device", "interleaved"])
+@pytest.mark.parametrize("form", ["device", "tree"])
 def test_prepared_reduction_reuse(monkeypatch, form):
     """A reduction whose structure was launched before reuses execute's prepared launch: slices
     of one array at new offsets, new scalars in a fused input, new outputs (and scratch) give
@@ -792,7 +828,7 @@ def test_prepared_reduction_reuse(monkeypatch, form):
     import darray.lazy.reduce as reduce_mod
     from darray.lazy import execute
 
-    if form == "interleaved":
+    if form == "tree":
         monkeypatch.setattr(reduce_mod, "_chunked", lambda place: False)
     monkeypatch.setattr(execute, "_prepared", {})  # a fresh cache: a full one (4096 entries) is cleared mid-test
     rng = np.random.default_rng(21)

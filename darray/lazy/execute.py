@@ -16,6 +16,7 @@ from .. import sched
 from ..place import CLPlace, runtime
 from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
+from .reduce_gpu import render_tree
 from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, gpu_width, params, render, tile_shape, tiled, tiles
 from .spec import KernelSpec, Reduction
@@ -43,7 +44,8 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
             info = runtime(place).info
             k = runtime(place).programs.kernel(render(spec, expr, info.chunked, info.form == "gpu"), KERNEL_NAME)
         else:
-            k = runtime(place).programs.kernel(render_reduce(spec, expr), REDUCE_NAME)
+            source = render_tree(spec, expr) if spec.reduce.group else render_reduce(spec, expr)
+            k = runtime(place).programs.kernel(source, REDUCE_NAME)
         k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
         _kernels[key] = k
     return k
@@ -87,9 +89,9 @@ class Prepared:
     and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements, or per
     tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``); the work-group
-    size is read at each launch."""
+    size is read at each launch, except a tree reduction's (``group``: its local arrays' size)."""
 
-    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes")
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
         if work is None:
@@ -102,6 +104,7 @@ class Prepared:
                     work = tiles(plan.shape, rows, chunk)
                 extra = (chunk, rows)
         self.work = work
+        self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
         self.args = arguments(plan, extra)
         self.nviews = len(plan.views)
@@ -115,7 +118,7 @@ class Prepared:
 
     def launch(self, args: list, allocs: list, place: CLPlace, name: str) -> None:
         """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
-        kernel, local = self.kernel, local_size(place)
+        kernel, local = self.kernel, self.group or local_size(place)
         gsize, lsize = (-(-self.work // local) * local,), (local,)
 
         def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:

@@ -14,8 +14,12 @@ In the ``item`` form (CPU runtimes that vectorise across work-items; see :func:`
 dense sums and products over trailing axes use a row kernel whose tasks go to work-groups
 instead (stages ``group``, ``groups``: see ``reduce_render._render_groups``).
 
-Other devices (GPUs): interleaved kernels write ``P`` partial results per output, and
-``combine`` passes fold them (splitting only to keep chunks at most ``MAX_CHUNK`` long).
+The ``gpu`` form (GPUs): one launch per reduction too, the tree kernel of ``reduce_gpu``: teams
+of ``T`` lanes (a power of two, about ``PER_LANE`` elements per lane, at most the work-group)
+fold a task each and join in local memory; enough tasks (``P`` per output) to give the device
+``GPU_LANES`` lanes per compute unit; with ``P > 1`` the team that finishes an output's last
+task, found by an atomic counter, folds its partials (stage ``trees``). When the kept axes are
+innermost in memory, teams of one lane take neighbouring outputs (coalesced rows).
 
 Every launch goes through :func:`.execute.run` with its layout (shape, perm, Reduction, work,
 K, P): a reduction of a structure seen before reuses its prepared kernel and arguments.
@@ -44,32 +48,30 @@ MIN_CHUNK = 16
 MIN_COLUMNS = 16  # a column kernel needs at least this many outputs
 MIN_BAND = 32     # and bands of at least this many rows
 MAX_BAND = 2048   # at most this many (float sums: a band folds MAX_BAND / ROWS blocks serially)
-MAX_CHUNK = 4096
 CPU_CHUNK = 65536  # float sums fold such a chunk in three levels of blocks (see reduce_render._lanes)
 CPU_ITEMS = 64
 TASKS = 4         # column tasks per compute unit
 GROUP_ROWS = 4    # group kernels: only for tasks of at least this many rows of a work-group's width
 GROUP_OPS = ("sum", "prod")  # and only these (max/argmax measured slower there than chunked on Intel)
+PER_LANE = 64    # GPU tree kernels: elements per lane that pick the team size
+MIN_LANE = 16    # and at least this many per lane in a task
+GPU_LANES = 2048  # lanes per compute unit that fill a GPU (resident work-items per multiprocessor)
 _INT64 = np.dtype(np.int64)
 _INT32 = np.dtype(np.int32)
 
 
-def partitions(place: CLPlace, m: int, k: int, stage: str = "first") -> int:
-    """Partial results per output: chunks of at most MAX_CHUNK (CPU_CHUNK on CPU devices) and
-    (first stage) enough work-items to fill the device; every chunk at least MIN_CHUNK long."""
-    cpu = _chunked(place)
-    parts = -(-k // (CPU_CHUNK if cpu else MAX_CHUNK))
-    if stage == "first":
-        units = runtime(place).info.compute_units
-        target = units * CPU_ITEMS if cpu else max(4096, units * 2048)
-        parts = max(parts, -(-target // max(m, 1)))
+def partitions(place: CLPlace, m: int, k: int) -> int:
+    """Partial results per output of a CPU row kernel: chunks of at most CPU_CHUNK and enough
+    work-items to fill the device; every chunk at least MIN_CHUNK long."""
+    parts = max(-(-k // CPU_CHUNK), -(-runtime(place).info.compute_units * CPU_ITEMS // max(m, 1)))
     return max(1, min(parts, k // MIN_CHUNK))
 
 
 def _chunked(place: CLPlace) -> bool:
-    """Chunked one-launch kernels in the CPU forms (``chunked``, ``item``); interleaved passes in
-    the ``gpu`` form. (Intel's CPU runtime measured 0.1x the copy bandwidth with the interleaved
-    passes, 0.25x (rows) and 0.86x (columns) chunked.) Tests patch this to run the other form."""
+    """The CPU plans (chunked row and column kernels) in the CPU forms (``chunked``, ``item``);
+    the tree kernels in the ``gpu`` form. (Intel's CPU runtime measured 0.1x the copy bandwidth
+    with interleaved work-items, 0.25x (rows) and 0.86x (columns) chunked.) Tests patch this
+    to run the other plan."""
     return runtime(place).info.form != "gpu"
 
 
@@ -162,29 +164,34 @@ def _scratch(place: CLPlace, counters: int, partials: int, acc: np.dtype, arg: b
 
 
 def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
-           out: np.dtype, place: CLPlace, expr: Any, *, divisor: int | None = None, stage: str = "first") -> Any:
-    """Reduce ``roots[0]`` (of ``shape``) over ``axes``; returns the allocation of the results in C order
-    over the kept axes (dtype ``out``; int64 indices for argmax/argmin), divided by ``divisor`` if given
-    (a mean). A ``combine`` stage takes partial values (and, for arg reductions, indices) as ``roots``."""
+           out: np.dtype, place: CLPlace, expr: Any, *, divisor: int | None = None) -> Any:
+    """Reduce ``roots[0]`` (of ``shape``) over ``axes`` in one launch; returns the allocation of the
+    results in C order over the kept axes (dtype ``out``; int64 indices for argmax/argmin),
+    divided by ``divisor`` if given (a mean). The plan: one column kernel or one row kernel on
+    CPU devices, one tree kernel on GPUs (see the module docstring)."""
     kept = tuple(a for a in range(len(shape)) if a not in axes)
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)
     arg = op in ("argmax", "argmin")
-    name = "mean" if divisor is not None else op
+    axes = tuple(axes)
     tr = fuse.trace(roots)
-    if stage == "first" and _chunked(place):
-        return _one_launch(roots, tr, shape, axes, kept, m, k, op, acc, out, place, expr, divisor)
-    parts = partitions(place, m, k, stage)
-    last = parts == 1
-    red = Reduction(op, acc, stage, divisor is not None and last, False)
-    count = m * parts
-    targets = [_target(place, count, acc if arg or not last else out)] + ([_target(place, count, _INT64)] if arg else [])
-    execute.run(roots, targets, place, expr, name, shape=shape, perm=kept + tuple(axes), reduce=red, work=count,
-                extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
-    if last:
-        return targets[-1].alloc
-    partial = [Input(t.alloc, Dim.contiguous((m, parts)), t.dtype) for t in targets]
-    return reduce(partial, (m, parts), (1,), op, acc, out, place, expr, divisor=divisor, stage="combine")
+    ckey = (tr.key, shape, axes)
+    form = _columns.get(ckey)
+    if form is None:
+        if len(_columns) >= 4096:
+            _columns.clear()
+        form = _columns[ckey] = (_columns_first(tr.inputs, shape, axes, m), _dense(tr.inputs, shape))
+    columns, dense = form
+    mean = divisor is not None
+    if _chunked(place):
+        perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, mean, dense)
+    else:
+        perm, parts, counters, work, red = _gpu_plan(place, m, k, columns, kept, axes, op, acc, mean)
+    results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
+    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage in ("rows", "columns", "groups", "trees") else []
+    execute.run(roots, results + scratch, place, expr, "mean" if mean else op, shape=shape, perm=perm,
+                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
+    return results[-1].alloc
 
 
 @lru_cache(maxsize=1024)
@@ -210,23 +217,20 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
 _columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_columns_first, _dense)
 
 
-def _one_launch(roots: Sequence[Term], tr: fuse.Trace, shape: tuple[int, ...], axes: tuple[int, ...],
-                kept: tuple[int, ...], m: int, k: int, op: str, acc: np.dtype, out: np.dtype, place: CLPlace,
-                expr: Any, divisor: int | None) -> Any:
-    """The CPU plan: one column kernel, or one row kernel (finishing its partials itself when P > 1).
-    ``tr``: the trace of ``roots`` (its key fixes the inputs' shapes and strides, so the kernel form)."""
-    arg = op in ("argmax", "argmin")
-    axes = tuple(axes)
-    ckey = (tr.key, shape, axes)
-    form = _columns.get(ckey)
-    if form is None:
-        if len(_columns) >= 4096:
-            _columns.clear()
-        form = _columns[ckey] = (_columns_first(tr.inputs, shape, axes, m), _dense(tr.inputs, shape))
-    columns, dense = form
-    perm, parts, counters, work, red = _cpu_plan(place, m, k, columns, kept, axes, op, acc, divisor is not None, dense)
-    results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
-    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage not in ("first", "group") else []
-    execute.run(roots, results + scratch, place, expr, "mean" if divisor is not None else op, shape=shape, perm=perm,
-                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
-    return results[-1].alloc
+@lru_cache(maxsize=1024)
+def _gpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ...], axes: tuple[int, ...],
+              op: str, acc: np.dtype, mean: bool) -> tuple[tuple[int, ...], int, int, int, Reduction]:
+    """(perm, parts, counters, work, Reduction) of a GPU tree reduction (see the module docstring)."""
+    group = execute.local_size(place)
+    team = 1
+    if not columns:
+        while team < group and team * PER_LANE < k:
+            team *= 2
+        while group % team:
+            team //= 2
+    lanes = max(4096, runtime(place).info.compute_units * GPU_LANES)
+    parts = max(1, min(-(-lanes // (team * max(m, 1))), k // (team * MIN_LANE)))
+    teams = group // team
+    groups = max(1, min(-(-lanes // group), -(-m * parts // teams)))
+    red = Reduction(op, acc, "tree" if parts == 1 else "trees", mean, False, group, team)
+    return kept + axes, parts, m if parts > 1 else 0, groups * group, red

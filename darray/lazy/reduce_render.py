@@ -1,12 +1,10 @@
 """Render a reduction :class:`KernelSpec` (the plans are in ``darray/lazy/reduce.py``).
 
-Row kernels (stages ``first``, ``combine``, ``rows``): work-item ``p`` folds part ``p % P``
-of output ``j = p / P``, evaluating the fused elementwise body at ``g = j * K + k``. GPU
-devices interleave (``k = part, part + P, ...``, neighbouring work-items read neighbouring
-memory); CPU devices ("chunked") give each work-item a contiguous run folded in ``LANES``
-lanes. Column kernels (stage ``columns``, CPU): see :func:`_render_columns`. Group kernels
+CPU devices. Row kernels (stages ``first``, ``rows``): work-item ``p`` folds part ``p % P``
+of output ``j = p / P``, a contiguous run folded in ``LANES`` lanes, evaluating the fused
+elementwise body at ``g = j * K + k``. Column kernels (stage ``columns``, CPU): see :func:`_render_columns`. Group kernels
 (stages ``group`` and ``groups``, CPU runtimes that vectorise across work-items): see
-:func:`_render_groups`.
+:func:`_render_groups`. The GPU tree kernels are in ``reduce_gpu.py``.
 
 Outputs: the results (values; for argmax/argmin also int64 indices). Stages ``rows`` and
 ``columns`` finish in the same launch: they also get scratch outputs (partial values, partial
@@ -263,7 +261,7 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
-    lanes = LANES if red.chunked else 1
+    lanes = LANES
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += [f"    const {idx} p = get_global_id(0);", f"    const {idx} M = K ? n / K : 0;",
               "    if (p >= M * P) return;", f"    const {idx} j = p / P;"]
@@ -275,7 +273,7 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
     lines += _indent(reset())
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
-    odometer = red.chunked and spec.strided
+    odometer = spec.strided
 
     def element(lane: int, offset: str, into: str) -> list[str]:
         body, dtypes = value_lines(spec, expr, pad="    ", stepped=odometer)
@@ -285,32 +283,19 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
                 *_indent(_fold(spec, expr, lane, value, vi, into)),
                 *(["    " + advance(spec.rank)] if odometer else []), "}"]
 
-    if red.chunked:
-        lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
-        lines.append(f"    {idx} k = k0;")
-        if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
-            lines += ["    " + line for line in coordinates(spec, "j * K + k0")]
-        vector, tail = None, False
-        vt = f"{acc_t}{LANES}"
-        if _vectorisable(spec, expr, ("sum", "prod")):
-            vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, expr, vt, "    "),
-                      f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
-        elif _vectorisable(spec, expr, ("max", "min") + (("argmax", "argmin") if idx == "int" else ())):
-            lines += _indent(_vector_extremes(spec, expr, vt, value_ref))
-            tail = True
-        lines += _indent(_lanes(spec, expr, element, vector, tail))
-    elif red.op == "sum" and red.acc.kind in "fc":  # interleaved, blocked over the strided run
-        lines.append(f"    for ({idx} k = p - j * P; k < K;) {{")
-        lines.append(f"        {acc_t} b0 = {zero};")
-        lines.append(f"        for (int i = 0; i < {BLOCK * LANES} && k < K; i++, k += P) {{")
-        lines += _indent(element(0, "", "b"), 2)
-        lines.append("        }")
-        lines += _indent(_fold(spec, expr, 0, "b0", ""), 2)
-        lines.append("    }")
-    else:
-        lines.append(f"    for ({idx} k = p - j * P; k < K; k += P) {{")
-        lines += _indent(element(0, "", "acc"), 2)
-        lines.append("    }")
+    lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
+    lines.append(f"    {idx} k = k0;")
+    if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
+        lines += ["    " + line for line in coordinates(spec, "j * K + k0")]
+    vector, tail = None, False
+    vt = f"{acc_t}{LANES}"
+    if _vectorisable(spec, expr, ("sum", "prod")):
+        vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, expr, vt, "    "),
+                  f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
+    elif _vectorisable(spec, expr, ("max", "min") + (("argmax", "argmin") if idx == "int" else ())):
+        lines += _indent(_vector_extremes(spec, expr, vt, value_ref))
+        tail = True
+    lines += _indent(_lanes(spec, expr, element, vector, tail))
     lines += _indent(_join(spec, expr, lanes))
     if red.stage != "rows":
         lines += _indent(_final(spec, "acc0", "best0", "p"))

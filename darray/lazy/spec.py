@@ -33,15 +33,19 @@ class Instr:
 @dataclass(frozen=True, slots=True)
 class Reduction:
     """How a reduction kernel folds the body's value: ``op`` (sum, prod, max, min, any, all,
-    argmax, argmin) in accumulator dtype ``acc``; stage ``first`` reads the body, ``combine``
-    reads partial results; ``mean`` divides by the count; ``chunked`` gives each work-item
-    a contiguous run (CPU devices), else an interleaved one."""
+    argmax, argmin) in accumulator dtype ``acc``, in the kernel of ``stage`` (CPU devices:
+    ``first``, ``rows``, ``columns``, ``group``, ``groups``; GPUs: ``tree``, ``trees``; see
+    ``reduce.py``); ``mean`` divides by the count; ``chunked`` gives each work-item a
+    contiguous run; the tree kernels give each task a team of ``team`` lanes in work-groups
+    of ``group``."""
 
     op: str
     acc: np.dtype
     stage: str = "first"
     mean: bool = False
-    chunked: bool = False  # contiguous chunk per work-item (CPU devices) instead of interleaved
+    chunked: bool = False  # contiguous chunk per work-item (CPU row and column kernels)
+    group: int = 0         # tree kernels (GPUs): work-items per work-group
+    team: int = 0          # and lanes per task (a power of two dividing ``group``)
 
     @property
     def arg(self) -> bool:

@@ -142,7 +142,8 @@ inline C ccos_##R(C z) { return ccosh_##R((C)(-z.y, z.x)); }                    
 inline C ctan_##R(C z) { C w = ctanh_##R((C)(-z.y, z.x)); return (C)(w.y, -w.x); }
 
 /* Inverse functions. casinh and catanh work on |re|, |im| and restore the signs (they are odd
- * and conjugate-symmetric); asin(z) = -i asinh(iz), atan(z) = -i atanh(iz), and
+ * and conjugate-symmetric); asin(z) = -i asinh(iz), atan(z) = -i atanh(iz) (their imaginary
+ * part takes the sign of z.y itself: -z.y of a NaN keeps its sign bit on some GPUs), and
  * acosh(z) = +-i acos(z) with the sign that makes the real part >= 0. */
 #define DARRAY_COMPLEX_ARC(R, C, K, P)                                               \
 inline C casinh_##R(C z) {                                                           \
@@ -194,8 +195,8 @@ inline C catanh_##R(C z) {                                                      
     }                                                                                \
     return (C)(copysign(re, z.x), copysign(im, z.y));                                \
 }                                                                                    \
-inline C casin_##R(C z) { C w = casinh_##R((C)(-z.y, z.x)); return (C)(w.y, -w.x); } \
-inline C catan_##R(C z) { C w = catanh_##R((C)(-z.y, z.x)); return (C)(w.y, -w.x); } \
+inline C casin_##R(C z) { C w = casinh_##R((C)(-z.y, z.x)); return (C)(w.y, copysign(fabs(w.x), z.y)); } \
+inline C catan_##R(C z) { C w = catanh_##R((C)(-z.y, z.x)); return (C)(w.y, copysign(fabs(w.x), z.y)); } \
 inline C cacosh_##R(C z) { C w = cacos_##R(z); return (C)(fabs(w.y), copysign(w.x, z.y)); }
 
 /* NumPy's power, sign and lexicographic ordering (a NaN operand makes comparisons false and

@@ -1,0 +1,108 @@
+"""Render the one-launch GPU reduction (stages ``tree`` and ``trees``; the plan is in ``reduce.py``).
+
+A work-group of ``W`` work-items (``Reduction.group``) holds ``W / T`` teams of ``T`` lanes
+(``Reduction.team``, a power of two). A team takes a task: part ``pt`` of output ``j``, the
+contiguous run ``[k0, k1)`` of its ``K`` elements; lane ``v`` folds ``k0 + v, k0 + v + T, ...``
+(neighbouring lanes read neighbouring elements when the reduced axes are innermost in memory),
+then the team joins its lanes as a tree in local memory. With ``T == 1`` tasks are numbered
+part-major (``t = pt * M + j``), so neighbouring work-items take neighbouring outputs: the
+layout for kept axes innermost in memory (``sum(x, axis=0)``), read row by row, coalesced.
+
+Stage ``tree`` (``P == 1``) stores each task's result. Stage ``trees`` publishes each task's
+partial (and index) to scratch; the team that finishes an output's last task, found through an
+atomic counter per output (zero before and after every launch), folds the ``P`` partials the
+same way (lanes, then tree) and stores the result. Groups loop over the tasks in rounds of the
+same trip count in every work-item (the barriers stay uniform), so any number of groups is right.
+
+Float sums (and products) are blocked per lane: ``BLOCK`` terms into a block, ``BLOCK`` blocks
+into a super-block, super-blocks into the lane's total. The tree's order is fixed, so a result
+does not depend on timing; it differs in the last bits from the CPU forms' orders.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..dtypes import ctype
+from .reduce_render import BLOCK, REDUCE_NAME, _final, _fold, _indent, _scratch, identity
+from .render import ExprFn, cast, prologue, ref_name, signature, value_lines
+from .spec import KernelSpec
+
+
+def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
+    """OpenCL source of a ``tree``/``trees`` reduction (see the module docstring)."""
+    red = spec.reduce
+    assert red is not None
+    acc_t, idx, zero, arg = ctype(red.acc), spec.index, identity(red.op, red.acc), red.arg
+    W, T = red.group, red.team
+    S = W // T
+    index_ref = spec.outputs[1][1] if arg else None
+    value_ref = spec.outputs[0][1]
+    many = red.stage == "trees"
+
+    def element(into: str) -> list[str]:
+        """Fold the body's value at element ``k`` of output ``j`` into ``<into>0``."""
+        body, dtypes = value_lines(spec, expr, pad="    ")
+        vi = "k" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
+        value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
+        return ["{", f"    const {idx} g = j * K + k;", *body, *_indent(_fold(spec, expr, 0, value, vi, into)), "}"]
+
+    def lanes(first: str, last: str, fold: Callable[[str], list[str]]) -> list[str]:
+        """This lane's share ``k`` of ``[first, last)`` (step ``T``) folded into ``acc0``
+        (``fold(into)``: the lines folding item ``k`` into ``<into>0``)."""
+        if red.op in ("sum", "prod") and red.acc.kind in "fc":
+            return [f"for ({idx} k = {first}; k < {last};) {{", f"    {acc_t} u0 = {zero};",
+                    f"    for (int c = 0; c < {BLOCK} && k < {last}; c++) {{", f"        {acc_t} b0 = {zero};",
+                    f"        for (int q = 0; q < {BLOCK} && k < {last}; q++, k += {T}) {{",
+                    *_indent(fold("b"), 3), "        }",
+                    *_indent(_fold(spec, expr, 0, "b0", "", "u"), 2), "    }",
+                    *_indent(_fold(spec, expr, 0, "u0", "")), "}"]
+        return [f"for ({idx} k = {first}; k < {last}; k += {T}) {{", *_indent(fold("acc")), "}"]
+
+    def tree() -> list[str]:
+        """Join the team's lanes in ``sh`` (``shi``) into its first lane (every work-item runs the barriers)."""
+        out = ["sh[l] = acc0;" + (" shi[l] = best0;" if arg else ""), "barrier(CLK_LOCAL_MEM_FENCE);"]
+        h = T // 2
+        while h:
+            step = _fold(spec, expr, "", f"sh[l + {h}]", f"shi[l + {h}]", "sh[l]", "shi[l]")
+            out += [f"if (v < {h}) {{", *_indent(step), "}", "barrier(CLK_LOCAL_MEM_FENCE);"]
+            h //= 2
+        return out
+
+    reset = [f"acc0 = {zero};" + (" best0 = -1;" if arg else "")]
+    j_part = (["const {0} pt = t / M, j = t - pt * M;".format(idx)] if T == 1 else
+              ["const {0} j = t / P, pt = t - j * P;".format(idx)])
+    task = [*j_part, f"const {idx} C = (K + P - 1) / P, k0 = min(pt * C, K), k1 = min(k0 + C, K);",
+            *lanes("k0 + v", "k1", element)]
+    lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
+    lines += [f"    const {idx} M = K ? n / K : 0, NT = M * P;", "    const int l = get_local_id(0);",
+              f"    const int s = l / {T}, v = l - s * {T};  /* team, lane */",
+              f"    __local {acc_t} sh[{W}];"] + ([f"    __local long shi[{W}];"] if arg else [])
+    if many:
+        lines += _scratch(spec) + [f"    __local int last[{S}];"]
+    body = [f"const {idx} t = base + s;", "const int live = t < NT;",
+            f"{acc_t} acc0 = {zero};" + (" long best0 = -1;" if arg else ""),
+            "if (live) {", *_indent(["{", *_indent(task), "}"]), "}", *tree()]
+    if not many:
+        body += ["if (live && v == 0) {", *_indent(["const {0} j = t;".format(idx),
+                                                    *_final(spec, "sh[l]", "shi[l]", "j")]), "}"]
+    else:
+        at = "pt * M + j" if T == 1 else "t"
+        publish = [*j_part, f"part[{at}] = sh[l];" + (f" part_i[{at}] = shi[l];" if arg else ""),
+                   "mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                   "last[s] = atomic_inc(done + j) == P - 1;", "if (last[s]) done[j] = 0;"]
+        where = "k * M + j" if T == 1 else "j * P + k"
+
+        def gather(into: str) -> list[str]:
+            return _fold(spec, expr, 0, f"pv[{where}]", f"pi[{where}]", into)
+
+        finish = [*j_part, f"__global volatile const {acc_t}* pv = part;"]
+        finish += ["__global volatile const long* pi = part_i;"] if arg else []
+        finish += lanes("v", "P", gather)
+        body += ["if (v == 0) last[s] = 0;", "if (live && v == 0) {", *_indent(["{", *_indent(publish), "}"]), "}",
+                 "barrier(CLK_LOCAL_MEM_FENCE);", *reset, "if (live && last[s]) {",
+                 *_indent(["mem_fence(CLK_GLOBAL_MEM_FENCE);", "{", *_indent(finish), "}"]), "}",
+                 *tree(), "if (live && last[s] && v == 0) {",
+                 *_indent([*j_part, *_final(spec, "sh[l]", "shi[l]", "j")]), "}"]
+    body.append("barrier(CLK_LOCAL_MEM_FENCE);  /* sh and last are reused by the next round */")
+    loop = f"for ({idx} base = get_group_id(0) * {S}; base < NT; base += get_num_groups(0) * {S}) {{"
+    return "\n".join(lines + ["    " + loop, *_indent(body, 2), "    }", "}"]) + "\n"
