@@ -14,16 +14,14 @@ atomic counter per output (zero before and after every launch), folds the ``P`` 
 same way (lanes, then tree) and stores the result. Groups loop over the tasks in rounds of the
 same trip count in every work-item (the barriers stay uniform), so any number of groups is right.
 
-Float sums (and products) are blocked per lane: ``BLOCK`` terms into a block, ``BLOCK`` blocks
-into a super-block, super-blocks into the lane's total. The tree's order is fixed, so a result
-does not depend on timing; it differs in the last bits from the CPU forms' orders.
+A work-item folds its elements in ``LANES`` accumulators (loads in flight; float sums blocked as
+in ``reduce_render._lanes``), joined as a tree. The tree's order is fixed, so a result does not
+depend on timing; it differs in the last bits from the CPU forms' orders.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from ..dtypes import ctype
-from .reduce_render import BLOCK, REDUCE_NAME, _final, _fold, _indent, _scratch, identity
+from .reduce_render import LANES, REDUCE_NAME, Element, _final, _fold, _indent, _join, _lanes, _scratch, identity
 from .render import ExprFn, cast, prologue, ref_name, signature, value_lines
 from .spec import KernelSpec
 
@@ -39,28 +37,25 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
     value_ref = spec.outputs[0][1]
     many = red.stage == "trees"
 
-    def element(into: str) -> list[str]:
-        """Fold the body's value at element ``k`` of output ``j`` into ``<into>0``."""
+    def element(lane: int, offset: str, into: str) -> list[str]:
+        """Fold the body's value at element ``k<offset>`` of output ``j`` into ``<into><lane>``."""
         body, dtypes = value_lines(spec, expr, pad="    ")
-        vi = "k" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
+        vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
-        return ["{", f"    const {idx} g = j * K + k;", *body, *_indent(_fold(spec, expr, 0, value, vi, into)), "}"]
+        return ["{", f"    const {idx} g = j * K + k{offset};", *body,
+                *_indent(_fold(spec, expr, lane, value, vi, into)), "}"]
 
-    def lanes(first: str, last: str, fold: Callable[[str], list[str]]) -> list[str]:
-        """This lane's share ``k`` of ``[first, last)`` (step ``T``) folded into ``acc0``
-        (``fold(into)``: the lines folding item ``k`` into ``<into>0``)."""
-        if red.op in ("sum", "prod") and red.acc.kind in "fc":
-            return [f"for ({idx} k = {first}; k < {last};) {{", f"    {acc_t} u0 = {zero};",
-                    f"    for (int c = 0; c < {BLOCK} && k < {last}; c++) {{", f"        {acc_t} b0 = {zero};",
-                    f"        for (int q = 0; q < {BLOCK} && k < {last}; q++, k += {T}) {{",
-                    *_indent(fold("b"), 3), "        }",
-                    *_indent(_fold(spec, expr, 0, "b0", "", "u"), 2), "    }",
-                    *_indent(_fold(spec, expr, 0, "u0", "")), "}"]
-        return [f"for ({idx} k = {first}; k < {last}; k += {T}) {{", *_indent(fold("acc")), "}"]
+    def lanes(first: str, last: str, fold: Element) -> list[str]:
+        """This work-item's share of ``[first, last)`` (every ``T``-th) folded into ``acc0``
+        (``best0``) through ``LANES`` accumulators, so several loads are in flight."""
+        return [f"{acc_t} {', '.join(f'acc{a} = {zero}' for a in range(LANES))};",
+                *([f"long {', '.join(f'best{a} = -1' for a in range(LANES))};"] if arg else []),
+                f"{idx} k = {first};", f"const {idx} k1 = {last};",
+                *_lanes(spec, expr, fold, stride=T), *_join(spec, expr, LANES)]
 
     def tree() -> list[str]:
         """Join the team's lanes in ``sh`` (``shi``) into its first lane (every work-item runs the barriers)."""
-        out = ["sh[l] = acc0;" + (" shi[l] = best0;" if arg else ""), "barrier(CLK_LOCAL_MEM_FENCE);"]
+        out = ["sh[l] = a0;" + (" shi[l] = b0;" if arg else ""), "barrier(CLK_LOCAL_MEM_FENCE);"]
         h = T // 2
         while h:
             step = _fold(spec, expr, "", f"sh[l + {h}]", f"shi[l + {h}]", "sh[l]", "shi[l]")
@@ -68,11 +63,10 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
             h //= 2
         return out
 
-    reset = [f"acc0 = {zero};" + (" best0 = -1;" if arg else "")]
     j_part = (["const {0} pt = t / M, j = t - pt * M;".format(idx)] if T == 1 else
               ["const {0} j = t / P, pt = t - j * P;".format(idx)])
-    task = [*j_part, f"const {idx} C = (K + P - 1) / P, k0 = min(pt * C, K), k1 = min(k0 + C, K);",
-            *lanes("k0 + v", "k1", element)]
+    task = [*j_part, f"const {idx} C = (K + P - 1) / P, k0 = min(pt * C, K);",
+            *lanes("k0 + v", "min(k0 + C, K)", element), "a0 = acc0;" + (" b0 = best0;" if arg else "")]
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += [f"    const {idx} M = K ? n / K : 0, NT = M * P;", "    const int l = get_local_id(0);",
               f"    const int s = l / {T}, v = l - s * {T};  /* team, lane */",
@@ -80,7 +74,7 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
     if many:
         lines += _scratch(spec) + [f"    __local int last[{S}];"]
     body = [f"const {idx} t = base + s;", "const int live = t < NT;",
-            f"{acc_t} acc0 = {zero};" + (" long best0 = -1;" if arg else ""),
+            f"{acc_t} a0 = {zero};" + (" long b0 = -1;" if arg else ""),
             "if (live) {", *_indent(["{", *_indent(task), "}"]), "}", *tree()]
     if not many:
         body += ["if (live && v == 0) {", *_indent(["const {0} j = t;".format(idx),
@@ -92,14 +86,16 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
                    "last[s] = atomic_inc(done + j) == P - 1;", "if (last[s]) done[j] = 0;"]
         where = "k * M + j" if T == 1 else "j * P + k"
 
-        def gather(into: str) -> list[str]:
-            return _fold(spec, expr, 0, f"pv[{where}]", f"pi[{where}]", into)
+        def gather(lane: int, offset: str, into: str) -> list[str]:
+            at = where.replace("k", f"(k{offset})")
+            return _fold(spec, expr, lane, f"pv[{at}]", f"pi[{at}]", into)
 
         finish = [*j_part, f"__global volatile const {acc_t}* pv = part;"]
         finish += ["__global volatile const long* pi = part_i;"] if arg else []
-        finish += lanes("v", "P", gather)
+        finish += [*lanes("v", "P", gather), "a0 = acc0;" + (" b0 = best0;" if arg else "")]
         body += ["if (v == 0) last[s] = 0;", "if (live && v == 0) {", *_indent(["{", *_indent(publish), "}"]), "}",
-                 "barrier(CLK_LOCAL_MEM_FENCE);", *reset, "if (live && last[s]) {",
+                 "barrier(CLK_LOCAL_MEM_FENCE);", f"a0 = {zero};" + (" b0 = -1;" if arg else ""),
+                 "if (live && last[s]) {",
                  *_indent(["mem_fence(CLK_GLOBAL_MEM_FENCE);", "{", *_indent(finish), "}"]), "}",
                  *tree(), "if (live && last[s] && v == 0) {",
                  *_indent([*j_part, *_final(spec, "sh[l]", "shi[l]", "j")]), "}"]

@@ -161,7 +161,7 @@ def _last(counter: str) -> list[str]:
 # -- row kernels ---------------------------------------------------------------------------------
 
 def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
-           tail: bool = False) -> list[str]:
+           tail: bool = False, stride: int = 1) -> list[str]:
     """Fold ``k`` over ``[k, k1)`` into lanes ``acc0..acc7`` (declared by the caller):
     ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or blocked
     scalar lanes for float sums, or plain lanes; then the tail in lane 0 (only that if ``tail``).
@@ -170,11 +170,12 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     accumulator, ``BLOCK`` blocks into a super-block accumulator, and those into the lane's
     total (so a chunk of 65536 elements costs at most ``2 * BLOCK + 65536 / (LANES * BLOCK**2)``
     rounding steps per lane), then lanes join as a tree. (Vector products block the same way.)
+    ``stride``: every ``stride``-th element from ``k`` (the GPU tree kernels' lanes; no ``vector``).
     """
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
-    span, superspan = LANES * BLOCK, LANES * BLOCK * BLOCK
+    step, span, superspan = LANES * stride, LANES * BLOCK * stride, LANES * BLOCK * BLOCK * stride
     lines = []
     if tail:
         pass
@@ -192,13 +193,13 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
                   f"    acc_v = {_step(spec, expr, 'acc_v', 'c_v')};", "}"]
         lines += [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
     elif red.op == "sum" and red.acc.kind in "fc":
-        lines += [f"for (; k + {LANES} <= k1;) {{", f"    const {idx} kc = min(k + {superspan}, k1);"]
+        lines += [f"for (; k + {step} <= k1;) {{", f"    const {idx} kc = min(k + {superspan}, k1);"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(LANES)]
-        lines += [f"    for (; k + {LANES} <= kc;) {{", f"        const {idx} kb = min(k + {span}, kc);"]
+        lines += [f"    for (; k + {step} <= kc;) {{", f"        const {idx} kb = min(k + {span}, kc);"]
         lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(LANES)]
-        lines.append(f"        for (; k + {LANES} <= kb; k += {LANES}) {{")
+        lines.append(f"        for (; k + {step} <= kb; k += {step}) {{")
         for lane in range(LANES):
-            lines += _indent(element(lane, f" + {lane}" if lane else "", "b"), 3)
+            lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "b"), 3)
         lines.append("        }")
         for lane in range(LANES):
             lines += _indent(_fold(spec, expr, lane, f"b{lane}", "", "u"), 2)
@@ -207,11 +208,11 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
             lines += _indent(_fold(spec, expr, lane, f"u{lane}", ""))
         lines.append("}")
     else:
-        lines.append(f"for (; k + {LANES} <= k1; k += {LANES}) {{")
+        lines.append(f"for (; k + {step} <= k1; k += {step}) {{")
         for lane in range(LANES):
-            lines += _indent(element(lane, f" + {lane}" if lane else "", "acc"))
+            lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "acc"))
         lines.append("}")
-    lines.append("for (; k < k1; k++) {")
+    lines.append(f"for (; k < k1; k += {stride}) {{")
     lines += _indent(element(0, "", "acc"))
     lines.append("}")
     return lines
