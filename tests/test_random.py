@@ -64,7 +64,7 @@ def test_float_distributions(any_place, dtype):
     z = rng.standard_normal(N, dtype=dtype, device=any_place).get()
     assert z.dtype == dtype and stats.kstest(z, "norm").pvalue > ALPHA
     x = rng.normal(2.0, 3.0, N, dtype=dtype, device=any_place).get()
-    assert stats.kstest(x, "norm", args=(2.0, 3.0)).pvalue > ALPHA
+    assert stats.kstest((x - 2.0) / 3.0, "norm").pvalue > ALPHA  # (some scipy builds pass "norm" args on to ndtr)
 
 
 def test_never_one():
@@ -164,7 +164,8 @@ def test_same_numbers_across_forms_and_processes(cl_place, form):
         from test_random import _draws
         print(json.dumps(_draws(da.CLPlace({cl_place.index}))))
     """)
-    env = {**os.environ, "DARRAY_KERNEL_FORM": form, "PYTHONPATH": os.path.dirname(__file__)}
+    path = os.pathsep.join(p for p in (os.path.dirname(__file__), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "DARRAY_KERNEL_FORM": form, "PYTHONPATH": path}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     _compare(json.loads(res.stdout.strip().splitlines()[-1]), _draws(cl_place))

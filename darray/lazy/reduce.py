@@ -70,8 +70,8 @@ def partitions(place: CLPlace, m: int, k: int) -> int:
 def _chunked(place: CLPlace) -> bool:
     """The CPU plans (chunked row and column kernels) in the CPU forms (``chunked``, ``item``);
     the tree kernels in the ``gpu`` form. (Intel's CPU runtime measured 0.1x the copy bandwidth
-    with interleaved work-items, 0.25x (rows) and 0.86x (columns) chunked.) Tests patch this
-    to run the other plan."""
+    with one element per work-item, 0.25x (rows) and 0.86x (columns) chunked.) Tests patch
+    this to run the other plan."""
     return runtime(place).info.form != "gpu"
 
 

@@ -30,7 +30,8 @@ def kernel_form(dtype: str, platform: str) -> tuple[str, int]:
       ``item`` form; a fused chain with ``sin``: 0.89x against 0.50x).
     - ``item``: one element per work-item, one-launch reductions whose dense sums go to
       work-groups: for CPU runtimes that vectorise across work-items; only when forced.
-    - ``gpu``: one element per work-item, interleaved multi-pass reductions; every non-CPU device.
+    - ``gpu``: a float4 (contiguous float32 kernels) or one element per work-item, one-launch
+      tree reductions (``lazy/reduce_gpu.py``); every non-CPU device.
 
     ``DARRAY_KERNEL_FORM`` forces a form on every device, so each form is tested anywhere."""
     form = os.environ.get("DARRAY_KERNEL_FORM", "").strip().lower()
