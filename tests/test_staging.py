@@ -119,17 +119,25 @@ def test_many_alive_at_once(staged):
 
 
 def test_pool_bounds(staged, monkeypatch):
-    monkeypatch.setattr(_staging, "POOL_BYTES", 3 * MiB)
+    """A place pins at most POOL_BYTES: reads past it go to pageable memory; room is made by
+    freeing the oldest kept buffers."""
+    monkeypatch.setattr(_staging, "POOL_BYTES", 5 * MiB)
     x = da.asarray(np.zeros(2 * MiB, np.uint8), device=staged)
     a, b = x.get(), x.get()
-    del a, b
-    s = stats(staged)
-    assert (s["free"], s["free_bytes"], s["freed"]) == (1, 2 * MiB, 1)
-    monkeypatch.setattr(_staging, "LEASED_MAX", 4 * MiB)
-    lent = [x.get(), x.get()]
-    c = x.get()  # a third buffer would pass the lending cap: pageable memory
-    assert all(isinstance(a.base, _staging._Lease) for a in lent) and not isinstance(c.base, _staging._Lease)
+    c = x.get()  # a third buffer would pass POOL_BYTES
+    assert isinstance(a.base, _staging._Lease) and isinstance(b.base, _staging._Lease)
+    assert not isinstance(c.base, _staging._Lease)
     np.testing.assert_array_equal(c, 0)
+    del a, b, c
+    s = stats(staged)
+    assert (s["free"], s["free_bytes"], s["created"], s["freed"]) == (2, 4 * MiB, 2, 0)
+    big = da.asarray(np.ones(4 * MiB, np.uint8), device=staged).get()  # no fit: both kept ones go
+    assert isinstance(big.base, _staging._Lease)
+    s = stats(staged)
+    assert (s["free"], s["leased_bytes"], s["created"], s["freed"]) == (0, 4 * MiB, 3, 2)
+    too_big = da.asarray(np.ones(6 * MiB, np.uint8), device=staged).get()
+    assert not isinstance(too_big.base, _staging._Lease)
+    np.testing.assert_array_equal(too_big, 1)
 
 
 def test_failing_read_returns_the_buffer(staged, monkeypatch):
