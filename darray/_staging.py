@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import math
 import threading
 import weakref
 from typing import Callable
@@ -42,10 +43,10 @@ POOL_BYTES = 256 << 20   # bytes of staging buffers per place, lent out or kept
 class _Staging:
     """One pinned buffer, mapped for reading and writing for as long as it lives."""
 
-    __slots__ = ("buffer", "host", "nbytes")
+    __slots__ = ("buffer", "host", "nbytes", "address")
 
     def __init__(self, buffer: cl.Buffer, host: np.ndarray) -> None:
-        self.buffer, self.host, self.nbytes = buffer, host, host.nbytes
+        self.buffer, self.host, self.nbytes, self.address = buffer, host, host.nbytes, host.ctypes.data
 
     def free(self, queue: cl.CommandQueue) -> None:
         mapping = self.host.base
@@ -99,6 +100,8 @@ class _Pool:
 
     def _settle(self) -> None:
         """Move returned buffers to the free list and free the oldest beyond the bounds (lock held)."""
+        if not (self.returned or self.closed):
+            return
         while self.returned:
             staging = self.returned.popleft()
             self.leased -= staging.nbytes
@@ -164,7 +167,7 @@ class _Lease:
 
     def __init__(self, staging: _Staging, shape: tuple[int, ...], dtype: np.dtype) -> None:
         self.staging = staging
-        self.__array_interface__ = {"data": (staging.host.ctypes.data, False), "shape": shape,
+        self.__array_interface__ = {"data": (staging.address, False), "shape": shape,
                                     "typestr": dtype.str, "version": 3}
 
 
@@ -173,7 +176,7 @@ def read_new(shape: tuple[int, ...], dtype: np.dtype, place: CLPlace,
     """A new writable C-contiguous array of ``shape`` and ``dtype`` in a pinned staging buffer,
     filled by ``read(dst)`` (``dst``: the array's bytes, a uint8 array); None when no staging
     buffer can be had. The buffer goes back to the pool if ``read`` raises."""
-    nbytes = int(np.prod(shape)) * dtype.itemsize
+    nbytes = math.prod(shape) * dtype.itemsize
     p = pool(place)
     staging = p.take(nbytes)
     if staging is None:
