@@ -8,7 +8,9 @@ Figures to reach (issue 2), all from one run:
   first iteration (``device_allocations`` flat, ``cache_hits`` growing);
 - host-to-device and device-to-host of 64 MiB at least 0.8x ``np.copyto``'s bandwidth
   (device-to-host into an existing array, ``x.get(out=)``; into a new array it is compared
-  with ``host.copy()``, which pays the same page faults).
+  with ``host.copy()``, which pays the same page faults);
+- device-to-host of 64 MiB into a new array at least 0.8x a raw read into a pinned buffer
+  (issue 19: on a discrete GPU darray reads into a pinned staging buffer and returns it).
 """
 from __future__ import annotations
 
@@ -260,7 +262,9 @@ def transfers(run: Run) -> None:
     """Host-to-device (``da.asarray``) and device-to-host (``x.get()``) of 64 MiB vs ``np.copyto``.
 
     Apples to apples: ``x.get(out=dst)`` (into an existing array) against ``np.copyto``, and
-    ``x.get()`` (into a new array, which pays its page faults) against ``host.copy()``.
+    ``x.get()`` (into a new array, which pays its page faults) against ``host.copy()``, and
+    against a raw ``cl.enqueue_copy`` into an already-mapped pinned (``ALLOC_HOST_PTR``) buffer,
+    the link rate on a discrete GPU.
     """
     place = run.place
     nbytes = run.pick(64 << 20, 16 << 20)
@@ -269,20 +273,37 @@ def transfers(run: Run) -> None:
     dst = np.empty_like(host)
     got = np.empty_like(host)
     x = da.asarray(host, device=place)
-    t = compare({"copyto": lambda: np.copyto(dst, host), "copy": lambda: host.copy(),
-                 "h2d": lambda: da.asarray(host, device=place), "d2h": lambda: x.get(out=got),
-                 "d2h_new": lambda: x.get()},
-                repeat=repeat, sync=["h2d"])
+    rt = runtime(place)
+    queue = rt.new_queue()
+    mf = cl.mem_flags
+    x_buffer = cl.Buffer(rt.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+    pinned_buffer = cl.Buffer(rt.context, mf.READ_WRITE | mf.ALLOC_HOST_PTR, nbytes)
+    pinned, _ = cl.enqueue_map_buffer(queue, pinned_buffer, cl.map_flags.READ | cl.map_flags.WRITE, 0, (nbytes,),
+                                      np.uint8, is_blocking=True)
+    try:
+        t = compare({"copyto": lambda: np.copyto(dst, host), "copy": lambda: host.copy(),
+                     "h2d": lambda: da.asarray(host, device=place), "d2h": lambda: x.get(out=got),
+                     "d2h_new": lambda: x.get(),
+                     "pinned": lambda: cl.enqueue_copy(queue, pinned, x_buffer, is_blocking=True)},
+                    repeat=repeat, sync=["h2d"])
+        if not (np.array_equal(x.get(), host) and np.array_equal(got, host)
+                and np.array_equal(pinned.view(np.float32), host)):
+            raise AssertionError("transfer round trip changed the values")
+    finally:
+        pinned.base.release(queue).wait()
+        pinned_buffer.release()
+        x_buffer.release()
     t_np, t_np_new, t_h2d, t_d2h, t_d2h_new = t["copyto"], t["copy"], t["h2d"], t["d2h"], t["d2h_new"]
-    if not (np.array_equal(x.get(), host) and np.array_equal(got, host)):
-        raise AssertionError("transfer round trip changed the values")
     gb = nbytes / 1e9
     run.figure("numpy_copyto_GBps", gb / t_np, "GB/s", label="np.copyto (into an existing array)")
     run.figure("numpy_copy_GBps", gb / t_np_new, "GB/s", label="host.copy() (into a new array)")
     run.figure("h2d_GBps", gb / t_h2d, "GB/s", label="da.asarray(host) host -> device")
     run.figure("d2h_GBps", gb / t_d2h, "GB/s", label="x.get(out=dst) device -> host (existing array)")
     run.figure("d2h_new_GBps", gb / t_d2h_new, "GB/s", label="x.get() device -> host (new array)")
+    run.figure("pinned_GBps", gb / t["pinned"], "GB/s", label="raw read into a pinned buffer")
     run.ratio("h2d/copyto", t_np / t_h2d, label="host -> device / np.copyto", target=">= 0.8")
     run.ratio("d2h/copyto", t_np / t_d2h, label="device -> host (existing array) / np.copyto", target=">= 0.8")
     run.ratio("d2h_new/numpy_copy", t_np_new / t_d2h_new, label="device -> host (new array) / host.copy()",
+              target=">= 0.8")
+    run.ratio("d2h_new/pinned", t["pinned"] / t_d2h_new, label="device -> host (new array) / pinned read",
               target=">= 0.8")

@@ -1,0 +1,203 @@
+"""Pinned staging buffers: device -> host reads into new arrays (``darray._staging``).
+
+The CI machines have CPU devices only, whose memory is host memory; the staging path is
+forced by declaring every device's memory not host memory (``_transfer._unified``)."""
+from __future__ import annotations
+
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+import darray as da
+from darray import _staging, _transfer
+from helpers import DEVICE_DTYPES
+
+MiB = 1 << 20
+
+
+@pytest.fixture(params=[0, 1], ids=["cl:0", "cl:1"])
+def staged(request, cl_place, monkeypatch):
+    """Each OpenCL device in turn, with reads into new arrays through fresh staging pools."""
+    if request.param >= da.place.device_count() or not da.place.probe(request.param).ok:
+        pytest.skip(f"no usable OpenCL device cl:{request.param}")
+    monkeypatch.setattr(_transfer, "_unified", lambda place: False)
+    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
+    pools: dict = {}
+    monkeypatch.setattr(_staging, "_pools", pools)
+    yield da.place.parse(f"cl:{request.param}")
+    gc.collect()
+    for p in pools.values():
+        p.close()
+
+
+def stats(place) -> dict[str, int]:
+    gc.collect()
+    return _staging.stats(place)
+
+
+@pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(), (0,), (3, 0), (7,), (3, 5), (MiB // 8 - 1,), (MiB // 8,),
+                                   (5, MiB // 16 + 3)], ids=str)
+def test_values_dtypes_shapes(staged, monkeypatch, dtype, shape):
+    monkeypatch.setattr(_staging, "STAGE_MIN", 1)  # every non-empty read is staged
+    host = np.random.default_rng(3).integers(0, 100, shape).astype(dtype)
+    x = da.asarray(host, device=staged)
+    got = x.get()
+    assert got.shape == shape and got.dtype == dtype and got.flags.c_contiguous and got.flags.writeable
+    np.testing.assert_array_equal(got, host)
+    if got.size:
+        assert isinstance(got.base, _staging._Lease)
+        assert stats(staged)["leased_bytes"] >= got.nbytes
+    else:
+        assert stats(staged)["created"] == 0
+
+
+@pytest.mark.parametrize("nbytes, staged_read", [(_staging.STAGE_MIN - 8, False), (_staging.STAGE_MIN, True),
+                                                 (3 * _staging.STAGE_MIN + 8, True)])
+def test_stage_min(staged, nbytes, staged_read):
+    host = np.arange(nbytes // 8, dtype=np.float64)
+    got = da.asarray(host, device=staged).get()
+    np.testing.assert_array_equal(got, host)
+    assert isinstance(got.base, _staging._Lease) == staged_read
+    assert stats(staged)["created"] == int(staged_read)
+
+
+def test_independent_of_the_device_array(staged):
+    host = np.arange(MiB // 4, dtype=np.float32)
+    x = da.asarray(host, device=staged)
+    got = x.get()
+    got[:] = -1
+    np.testing.assert_array_equal(x.get(), host)
+    np.testing.assert_array_equal(got, -1)
+    x[:10] = 7  # and a write to x after the read does not show in it
+    np.testing.assert_array_equal(got[:10], -1)
+
+
+def test_buffer_returns_and_is_reused(staged):
+    x = da.asarray(np.arange(MiB // 2, dtype=np.int32), device=staged)  # 2 MiB
+    got = x.get()
+    address = got.ctypes.data
+    assert stats(staged) == {"free": 0, "free_bytes": 0, "leased_bytes": 2 * MiB, "created": 1, "reused": 0,
+                             "freed": 0}
+    del got
+    assert stats(staged) == {"free": 1, "free_bytes": 2 * MiB, "leased_bytes": 0, "created": 1, "reused": 0,
+                             "freed": 0}
+    again = x[MiB // 4:].get()  # 1 MiB fits in the 2 MiB buffer
+    assert again.ctypes.data == address
+    np.testing.assert_array_equal(again, np.arange(MiB // 4, MiB // 2, dtype=np.int32))
+    s = stats(staged)
+    assert (s["created"], s["reused"], s["free"]) == (1, 1, 0)
+
+
+def test_views_keep_the_buffer(staged):
+    host = np.arange(MiB // 4, dtype=np.float32).reshape(256, -1)
+    got = da.asarray(host, device=staged).get()
+    view = got[3:, ::2].T
+    del got
+    assert stats(staged)["free"] == 0
+    np.testing.assert_array_equal(view, host[3:, ::2].T)
+    del view
+    assert stats(staged)["free"] == 1
+
+
+def test_many_alive_at_once(staged):
+    host = np.arange(MiB // 4, dtype=np.float32)
+    x = da.asarray(host, device=staged)
+    arrays = [x.get() for _ in range(_staging.POOL_COUNT + 3)]
+    for i, a in enumerate(arrays):
+        a[0] = -i
+    for i, a in enumerate(arrays):
+        assert a[0] == -i
+        np.testing.assert_array_equal(a[1:], host[1:])
+    assert len({a.ctypes.data for a in arrays}) == len(arrays)
+    assert stats(staged)["leased_bytes"] == len(arrays) * MiB
+    del arrays, a
+    s = stats(staged)
+    assert (s["free"], s["leased_bytes"], s["freed"]) == (_staging.POOL_COUNT, 0, 3)
+
+
+def test_pool_bounds(staged, monkeypatch):
+    """A place pins at most POOL_BYTES: reads past it go to pageable memory; room is made by
+    freeing the oldest kept buffers."""
+    monkeypatch.setattr(_staging, "POOL_BYTES", 5 * MiB)
+    x = da.asarray(np.zeros(2 * MiB, np.uint8), device=staged)
+    a, b = x.get(), x.get()
+    c = x.get()  # a third buffer would pass POOL_BYTES
+    assert isinstance(a.base, _staging._Lease) and isinstance(b.base, _staging._Lease)
+    assert not isinstance(c.base, _staging._Lease)
+    np.testing.assert_array_equal(c, 0)
+    del a, b, c
+    s = stats(staged)
+    assert (s["free"], s["free_bytes"], s["created"], s["freed"]) == (2, 4 * MiB, 2, 0)
+    big = da.asarray(np.ones(4 * MiB, np.uint8), device=staged).get()  # no fit: both kept ones go
+    assert isinstance(big.base, _staging._Lease)
+    s = stats(staged)
+    assert (s["free"], s["leased_bytes"], s["created"], s["freed"]) == (0, 4 * MiB, 3, 2)
+    too_big = da.asarray(np.ones(6 * MiB, np.uint8), device=staged).get()
+    assert not isinstance(too_big.base, _staging._Lease)
+    np.testing.assert_array_equal(too_big, 1)
+
+
+def test_failing_read_returns_the_buffer(staged, monkeypatch):
+    x = da.asarray(np.arange(MiB, dtype=np.uint8), device=staged)
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("read failed")
+
+    real = _transfer._read_into
+    monkeypatch.setattr(_transfer, "_read_into", fail)
+    with pytest.raises(RuntimeError, match="read failed"):
+        x.get()
+    s = stats(staged)
+    assert (s["free"], s["leased_bytes"], s["created"]) == (1, 0, 1)
+    monkeypatch.setattr(_transfer, "_read_into", real)
+    np.testing.assert_array_equal(x.get(), np.arange(MiB, dtype=np.uint8))
+    assert stats(staged)["reused"] == 1
+
+
+def test_existing_out_and_strided_views(staged):
+    host = np.arange(MiB, dtype=np.float32).reshape(1024, -1)
+    x = da.asarray(host, device=staged)
+    out = np.empty_like(host)
+    assert x.get(out=out) is out
+    np.testing.assert_array_equal(out, host)
+    np.testing.assert_array_equal(x[:, 1:].get(), host[:, 1:])  # read whole, copied on the host
+    assert stats(staged)["created"] == 0
+    sparse = x[::3].get()  # gathered on the device, then a contiguous read: staged
+    np.testing.assert_array_equal(sparse, host[::3])
+    assert isinstance(sparse.base, _staging._Lease)
+
+
+def test_unified_devices_are_not_staged(cl_place, monkeypatch):
+    monkeypatch.setattr(_transfer, "_unified", lambda place: True)
+    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
+    monkeypatch.setattr(_staging, "_pools", {})
+    got = da.asarray(np.arange(MiB, dtype=np.float32), device=cl_place).get()
+    assert not isinstance(got.base, _staging._Lease)
+    assert _staging.stats(cl_place)["created"] == 0
+
+
+def test_threads(staged):
+    host = np.arange(MiB // 2, dtype=np.int32)
+    x = da.asarray(host, device=staged)
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            for _ in range(10):
+                got = x[i:].get()
+                np.testing.assert_array_equal(got, host[i:])
+                del got
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    s = stats(staged)
+    assert s["leased_bytes"] == 0 and s["free"] <= _staging.POOL_COUNT and s["created"] <= 4 + s["freed"]
