@@ -161,8 +161,8 @@ def _last(counter: str) -> list[str]:
 # -- row kernels ---------------------------------------------------------------------------------
 
 def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
-           tail: bool = False, stride: int = 1) -> list[str]:
-    """Fold ``k`` over ``[k, k1)`` into lanes ``acc0..acc7`` (declared by the caller):
+           tail: bool = False, stride: int = 1, lanes: int = LANES) -> list[str]:
+    """Fold ``k`` over ``[k, k1)`` into ``lanes`` lanes ``acc0..acc7`` (declared by the caller):
     ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or blocked
     scalar lanes for float sums, or plain lanes; then the tail in lane 0 (only that if ``tail``).
 
@@ -175,7 +175,7 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
-    step, span, superspan = LANES * stride, LANES * BLOCK * stride, LANES * BLOCK * BLOCK * stride
+    step, span, superspan = lanes * stride, lanes * BLOCK * stride, lanes * BLOCK * BLOCK * stride
     lines = []
     if tail:
         pass
@@ -194,22 +194,22 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
         lines += [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
     elif red.op == "sum" and red.acc.kind in "fc":
         lines += [f"for (; k + {step} <= k1;) {{", f"    const {idx} kc = min(k + {superspan}, k1);"]
-        lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(LANES)]
+        lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
         lines += [f"    for (; k + {step} <= kc;) {{", f"        const {idx} kb = min(k + {span}, kc);"]
-        lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(LANES)]
+        lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
         lines.append(f"        for (; k + {step} <= kb; k += {step}) {{")
-        for lane in range(LANES):
+        for lane in range(lanes):
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "b"), 3)
         lines.append("        }")
-        for lane in range(LANES):
+        for lane in range(lanes):
             lines += _indent(_fold(spec, expr, lane, f"b{lane}", "", "u"), 2)
         lines.append("    }")
-        for lane in range(LANES):
+        for lane in range(lanes):
             lines += _indent(_fold(spec, expr, lane, f"u{lane}", ""))
         lines.append("}")
     else:
         lines.append(f"for (; k + {step} <= k1; k += {step}) {{")
-        for lane in range(LANES):
+        for lane in range(lanes):
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "acc"))
         lines.append("}")
     lines.append(f"for (; k < k1; k += {stride}) {{")
