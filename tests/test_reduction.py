@@ -529,6 +529,36 @@ def test_column_sum_accuracy():
     assert err <= max(np_err, 1e-6), (err, np_err)
 
 
+def _check_long_tasks(rng, axes) -> None:
+    """Checks the work-group forms share: NaN and first-index ties across the tasks of a long
+    vector, 64-bit and 8-bit integers over ``axes``, complex, fused and strided inputs, and the
+    float32 accuracy of a long sum."""
+    n = np.zeros(300_000, np.float32)
+    n[[777, 150_000, 299_999]] = np.nan
+    n[[5, 200_000]] = 3
+    for op in ("argmax", "max", "argmin", "min", "sum", "mean"):
+        _same_or_raises(op, da.asarray(n), n)
+        _same_or_raises(op, da.asarray(-n), -n)
+    i = rng.integers(-2**40, 2**40, (3, 5000))
+    for op in ("sum", "max", "argmin"):
+        for axis in axes:
+            _same_or_raises(op, da.asarray(i), i, axis=axis)
+            _same_or_raises(op, da.asarray(i.astype(np.int8)), i.astype(np.int8), axis=axis)
+    c = (rng.standard_normal((2, 4000)) + 1j * rng.standard_normal((2, 4000))).astype(np.complex64)
+    _same_or_raises("sum", da.asarray(c), c, {"rtol": 1e-5}, axis=1)
+    _same_or_raises("argmax", da.asarray(c), c, axis=1)
+    a = rng.standard_normal((600, 500)).astype(np.float32)
+    b = rng.standard_normal((600, 500)).astype(np.float32)
+    ad, bd = da.asarray(a), da.asarray(b)
+    assert_same(da.sum(ad.T * 2 + bd.T, axis=1), (a.T * 2 + b.T).sum(axis=1), rtol=1e-4, atol=1e-3)
+    assert_same(da.sum(ad[::2, ::3] * bd[::2, ::3]), (a[::2, ::3] * b[::2, ::3]).sum(), rtol=1e-4)
+    assert_same(da.argmin(ad[:, ::-1], axis=1), a[:, ::-1].argmin(axis=1))
+    f = rng.random(2 * 10**6, dtype=np.float32)
+    ref, scale = f.sum(dtype=np.float64), np.abs(f).sum(dtype=np.float64)
+    err = abs(float(da.sum(da.asarray(f)).get()) - ref) / scale
+    assert err <= 4 * abs(float(f.sum()) - ref) / scale + 4 * 2.0**-24, err
+
+
 @pytest.mark.lazy_only
 @pytest.mark.parametrize("local,units", [(256, 132), (64, 2), (1, 2)])
 def test_tree_form(monkeypatch, local, units):
@@ -562,30 +592,7 @@ def test_tree_form(monkeypatch, local, units):
                 _same_or_raises(op, xd, x, tol, axis=axis)
             _same_or_raises(op, xd[:, 5:], x[:, 5:], tol, axis=1)
             _same_or_raises(op, xd.T, x.T, tol, axis=0)
-        n = np.zeros(300_000, np.float32)
-        n[[777, 150_000, 299_999]] = np.nan
-        n[[5, 200_000]] = 3
-        for op in ("argmax", "max", "argmin", "min", "sum", "mean"):
-            _same_or_raises(op, da.asarray(n), n)
-            _same_or_raises(op, da.asarray(-n), -n)
-        i = rng.integers(-2**40, 2**40, (3, 5000))
-        for op in ("sum", "max", "argmin"):
-            for axis in (0, 1):
-                _same_or_raises(op, da.asarray(i), i, axis=axis)
-                _same_or_raises(op, da.asarray(i.astype(np.int8)), i.astype(np.int8), axis=axis)
-        c = (rng.standard_normal((2, 4000)) + 1j * rng.standard_normal((2, 4000))).astype(np.complex64)
-        _same_or_raises("sum", da.asarray(c), c, {"rtol": 1e-5}, axis=1)
-        _same_or_raises("argmax", da.asarray(c), c, axis=1)
-        a = rng.standard_normal((600, 500)).astype(np.float32)
-        b = rng.standard_normal((600, 500)).astype(np.float32)
-        ad, bd = da.asarray(a), da.asarray(b)
-        assert_same(da.sum(ad.T * 2 + bd.T, axis=1), (a.T * 2 + b.T).sum(axis=1), rtol=1e-4, atol=1e-3)
-        assert_same(da.sum(ad[::2, ::3] * bd[::2, ::3]), (a[::2, ::3] * b[::2, ::3]).sum(), rtol=1e-4)
-        assert_same(da.argmin(ad[:, ::-1], axis=1), a[:, ::-1].argmin(axis=1))
-        f = rng.random(2 * 10**6, dtype=np.float32)
-        ref, scale = f.sum(dtype=np.float64), np.abs(f).sum(dtype=np.float64)
-        err = abs(float(da.sum(da.asarray(f)).get()) - ref) / scale
-        assert err <= 4 * abs(float(f.sum()) - ref) / scale + 4 * 2.0**-24, err
+        _check_long_tasks(rng, (0, 1))
         stages = {stage for stage, _ in plans}
         assert {"tree", "trees"} <= stages, plans
         assert local == 1 or {1, local} <= {team for _, team in plans}, plans
@@ -629,29 +636,7 @@ def test_group_form(monkeypatch, local):
             _same_or_raises(op, xd[:, 5:], x[:, 5:], {"rtol": 1e-5} if op in ("mean", "prod") else None, axis=1)
             for row in (2, 5, 7, 9):
                 _same_or_raises(op, xd[row], x[row], {"rtol": 1e-5} if op == "mean" else None)
-        n = np.zeros(300_000, np.float32)
-        n[[777, 150_000, 299_999]] = np.nan
-        n[[5, 200_000]] = 3
-        for op in ("argmax", "max", "argmin", "min", "sum"):
-            _same_or_raises(op, da.asarray(n), n)
-            _same_or_raises(op, da.asarray(-n), -n)
-        i = rng.integers(-2**40, 2**40, (3, 5000))
-        for op in ("sum", "max", "argmin"):
-            _same_or_raises(op, da.asarray(i), i, axis=1)
-            _same_or_raises(op, da.asarray(i.astype(np.int8)), i.astype(np.int8), axis=1)
-        c = (rng.standard_normal((2, 4000)) + 1j * rng.standard_normal((2, 4000))).astype(np.complex64)
-        _same_or_raises("sum", da.asarray(c), c, {"rtol": 1e-5}, axis=1)
-        _same_or_raises("argmax", da.asarray(c), c, axis=1)
-        a = rng.standard_normal((600, 500)).astype(np.float32)
-        b = rng.standard_normal((600, 500)).astype(np.float32)
-        ad, bd = da.asarray(a), da.asarray(b)
-        assert_same(da.sum(ad.T * 2 + bd.T, axis=1), (a.T * 2 + b.T).sum(axis=1), rtol=1e-4, atol=1e-3)
-        assert_same(da.sum(ad[::2, ::3] * bd[::2, ::3]), (a[::2, ::3] * b[::2, ::3]).sum(), rtol=1e-4)
-        assert_same(da.argmin(ad[:, ::-1], axis=1), a[:, ::-1].argmin(axis=1))
-        f = rng.random(2 * 10**6, dtype=np.float32)
-        ref, scale = f.sum(dtype=np.float64), np.abs(f).sum(dtype=np.float64)
-        err = abs(float(da.sum(da.asarray(f)).get()) - ref) / scale
-        assert err <= 4 * abs(float(f.sum()) - ref) / scale + 4 * 2.0**-24, err
+        _check_long_tasks(rng, (1,))
         assert {"group", "groups"} <= stages, stages
     finally:
         real_plan.cache_clear()
