@@ -164,6 +164,9 @@ def _scratch(place: CLPlace, counters: int, partials: int, acc: np.dtype, arg: b
     return out
 
 
+_columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_columns_first, _dense)
+
+
 def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
            out: np.dtype, place: CLPlace, expr: Any, *, divisor: int | None = None) -> Any:
     """Reduce ``roots[0]`` (of ``shape``) over ``axes`` in one launch; returns the allocation of the
@@ -213,9 +216,6 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
         work = m * parts * execute.local_size(place)  # one task per work-group
         return kept + axes, parts, m, work, Reduction(op, acc, "group" if parts == 1 else "groups", mean, False)
     return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)
-
-
-_columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_columns_first, _dense)
 
 
 @lru_cache(maxsize=1024)
