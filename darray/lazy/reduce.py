@@ -192,7 +192,8 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     else:
         perm, parts, counters, work, red = _gpu_plan(place, m, k, columns, kept, axes, op, acc, mean)
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
-    scratch = _scratch(place, counters, m * parts, acc, arg) if red.stage in ("rows", "columns", "groups", "trees") else []
+    one_pass = red.stage in ("first", "group", "tree")  # the others finish their partials in the launch
+    scratch = [] if one_pass else _scratch(place, counters, m * parts, acc, arg)
     execute.run(roots, results + scratch, place, expr, "mean" if mean else op, shape=shape, perm=perm,
                 reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
     return results[-1].alloc

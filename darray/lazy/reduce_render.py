@@ -2,9 +2,10 @@
 
 CPU devices. Row kernels (stages ``first``, ``rows``): work-item ``p`` folds part ``p % P``
 of output ``j = p / P``, a contiguous run folded in ``LANES`` lanes, evaluating the fused
-elementwise body at ``g = j * K + k``. Column kernels (stage ``columns``, CPU): see :func:`_render_columns`. Group kernels
-(stages ``group`` and ``groups``, CPU runtimes that vectorise across work-items): see
-:func:`_render_groups`. The GPU tree kernels are in ``reduce_gpu.py``.
+elementwise body at ``g = j * K + k``. Column kernels (stage ``columns``): see
+:func:`_render_columns`. Group kernels (stages ``group`` and ``groups``, CPU runtimes that
+vectorise across work-items): see :func:`_render_groups`. The GPU tree kernels (stages
+``tree`` and ``trees``) are in ``reduce_gpu.py``.
 
 Outputs: the results (values; for argmax/argmin also int64 indices). Stages ``rows`` and
 ``columns`` finish in the same launch: they also get scratch outputs (partial values, partial
