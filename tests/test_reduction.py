@@ -529,6 +529,16 @@ def test_column_sum_accuracy():
     assert err <= max(np_err, 1e-6), (err, np_err)
 
 
+def _rows_with_edges(rng):
+    """A 40x3000 float32 matrix (NumPy and darray) whose rows hold ties in different lanes (row
+    2 and 5: the first wins), NaN (row 7) and all -inf (row 9)."""
+    x = rng.integers(-3, 4, (40, 3000)).astype(np.float32)
+    x[[2, 5], [17, 2999]] = 9
+    x[7, [33, 1000, 2000]] = np.nan
+    x[9, :] = -np.inf
+    return x, da.asarray(x)
+
+
 def _check_long_tasks(rng, axes) -> None:
     """Checks the work-group forms share: NaN and first-index ties across the tasks of a long
     vector, 64-bit and 8-bit integers over ``axes``, complex, fused and strided inputs, and the
@@ -581,11 +591,7 @@ def test_tree_form(monkeypatch, local, units):
         plans = set()
         monkeypatch.setattr(reduce_mod, "_gpu_plan",
                             lambda *a: plans.add((real_plan(*a)[4].stage, real_plan(*a)[4].team)) or real_plan(*a))
-        x = rng.integers(-3, 4, (40, 3000)).astype(np.float32)
-        x[[2, 5], [17, 2999]] = 9  # ties in different lanes: the first wins
-        x[7, [33, 1000, 2000]] = np.nan
-        x[9, :] = -np.inf
-        xd = da.asarray(x)
+        x, xd = _rows_with_edges(rng)
         for op in ("sum", "prod", "max", "min", "argmax", "argmin", "mean", "any", "all"):
             tol = {"rtol": 1e-5} if op in ("mean", "prod") else None
             for axis in (None, 0, 1):
@@ -626,11 +632,7 @@ def test_group_form(monkeypatch, local):
         rng = np.random.default_rng(31)
         stages = set()
         monkeypatch.setattr(reduce_mod, "_cpu_plan", lambda *a: stages.add(real_plan(*a)[4].stage) or real_plan(*a))
-        x = rng.integers(-3, 4, (40, 3000)).astype(np.float32)
-        x[[2, 5], [17, 2999]] = 9  # ties in different lanes: the first wins
-        x[7, [33, 1000, 2000]] = np.nan
-        x[9, :] = -np.inf
-        xd = da.asarray(x)
+        x, xd = _rows_with_edges(rng)
         for op in ("sum", "prod", "max", "min", "argmax", "argmin", "mean", "any", "all"):
             _same_or_raises(op, xd, x, {"rtol": 1e-5} if op in ("mean", "prod") else None, axis=1)
             _same_or_raises(op, xd[:, 5:], x[:, 5:], {"rtol": 1e-5} if op in ("mean", "prod") else None, axis=1)

@@ -68,8 +68,7 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
             h //= 2
         return out
 
-    j_part = (["const {0} pt = t / M, j = t - pt * M;".format(idx)] if T == 1 else
-              ["const {0} j = t / P, pt = t - j * P;".format(idx)])
+    j_part = [f"const {idx} pt = t / M, j = t - pt * M;" if T == 1 else f"const {idx} j = t / P, pt = t - j * P;"]
     task = [*j_part, f"const {idx} C = (K + P - 1) / P, k0 = min(pt * C, K);",
             *lanes("k0 + v", "min(k0 + C, K)", element), "a0 = acc0;" + (" b0 = best0;" if arg else "")]
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
@@ -82,8 +81,7 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
             f"{acc_t} a0 = {zero};" + (" long b0 = -1;" if arg else ""),
             "if (live) {", *_indent(["{", *_indent(task), "}"]), "}", *tree()]
     if not many:
-        body += ["if (live && v == 0) {", *_indent(["const {0} j = t;".format(idx),
-                                                    *_final(spec, "sh[l]", "shi[l]", "j")]), "}"]
+        body += ["if (live && v == 0) {", *_indent(_final(spec, "sh[l]", "shi[l]", "t")), "}"]  # P == 1: j = t
     else:
         at = "pt * M + j" if T == 1 else "t"
         publish = [*j_part, f"part[{at}] = sh[l];" + (f" part_i[{at}] = shi[l];" if arg else ""),

@@ -252,8 +252,7 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = Fal
             lines += [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *_vector_body(spec, expr, WIDTH, "        "),
                       "    }"]
         lines.append("    for (; g < end; g++) {")
-    elif gpu and gpu_width(spec, expr) > 1:
-        w = gpu_width(spec, expr)
+    elif gpu and (w := gpu_width(spec, expr)) > 1:
         lines += [f"    const {idx} first = get_global_id(0) * {w};",
                   f"    if (first + {w} <= n) {{", f"        const {idx} g = first;",
                   *_vector_body(spec, expr, w, "        "), "        return;", "    }",
