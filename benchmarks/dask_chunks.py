@@ -9,6 +9,7 @@ worker's device) reports its time and whether the answer matches.
 """
 from __future__ import annotations
 
+import importlib
 import time
 
 import numpy as np
@@ -18,18 +19,19 @@ import darray as da
 from .harness import Run, case, compare
 
 
-def _require_dask(run: Run) -> None:
+def _require(run: Run, *modules: str) -> None:
+    """Skip the case unless every one of ``modules`` imports."""
     try:
-        import dask.array  # noqa: F401
-        import distributed  # noqa: F401
+        for name in modules:
+            importlib.import_module(name)
     except ImportError:
-        run.skip("needs dask and distributed: pip install 'darray[dask]'")
+        run.skip(f"needs {' and '.join(modules)}: pip install 'darray[dask]'")
 
 
 def _graphs(run: Run) -> tuple[dict, dict, np.ndarray]:
+    _require(run, "dask.array")
     import dask.array as dka
 
-    _require_dask(run)
     n, chunk = run.pick((16384, 2048), (2048, 256))
     h = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
     x = da.asarray(h, device=run.place)
@@ -42,7 +44,7 @@ def sum_and_matmul(run: Run) -> None:
     """``x.sum()`` and ``x @ x.T`` through Dask's threaded scheduler, darray vs NumPy chunks."""
     arrays, size, h = _graphs(run)
     n = size["n"]
-    for what, fn, repeat in (("sum", lambda a: a.sum(), run.pick(3, 3)), ("matmul", lambda a: a @ a.T, 1)):
+    for what, fn, repeat in (("sum", lambda a: a.sum(), 3), ("matmul", lambda a: a @ a.T, 1)):
         graphs = {k: fn(a) for k, a in arrays.items()}
         got = graphs["darray"].compute(scheduler="threads")
         want = graphs["numpy"].compute(scheduler="threads")
@@ -61,7 +63,7 @@ def sum_and_matmul(run: Run) -> None:
 def local_cluster_sum(run: Run) -> None:
     """The sum of a 4096 x 4096 float32 array in 1024 x 1024 darray chunks on a LocalCluster of two
     worker processes (each chunk made on a worker's default device from a host block)."""
-    _require_dask(run)
+    _require(run, "dask.array", "distributed")
     import dask.array as dka
     from dask.distributed import Client, LocalCluster
 

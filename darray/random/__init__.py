@@ -76,13 +76,6 @@ def _out_args(out: Any, size: Any, dtype: Any, device: PlaceLike, place: PlaceLi
     return out.shape, out.dtype, out.place
 
 
-def _into(out: DArray | None, drawn: DArray) -> DArray:
-    if out is None:
-        return drawn
-    out[...] = drawn
-    return out
-
-
 class Philox:
     """Philox4x32-10's 64-bit key from ``numpy.random.SeedSequence(seed)`` (None: fresh entropy;
     a SeedSequence as it is): the bit generator of a :class:`Generator` (``default_rng(Philox(s))``).
@@ -120,11 +113,16 @@ class Generator:
     def __repr__(self) -> str:
         return f"Generator(Philox4x32-10, key={self.key[0]:08x}{self.key[1]:08x}, counter={self.counter})"
 
-    def _draw(self, kind: str, shape: tuple[int, ...], dtype: np.dtype, place: Place, **bounds: int) -> DArray:
+    def _draw(self, kind: str, shape: tuple[int, ...], dtype: np.dtype, place: Place, out: DArray | None = None,
+              **bounds: int) -> DArray:
+        """The draw ``kind`` into a new array, or into ``out`` (straight, when C-contiguous)."""
         size = int(np.prod(shape, dtype=np.int64))
-        out = draw(kind, self.key, self.counter, shape, dtype, place, **bounds)
+        direct = out if out is None or out._dim.is_c_contiguous else None
+        drawn = draw(kind, self.key, self.counter, shape, dtype, place, out=direct, **bounds)
         self.counter = (self.counter + blocks(kind, size)) % 2**64
-        return out
+        if out is not None and direct is None:
+            out[...] = drawn
+        return drawn if out is None else out
 
     def spawn(self, n: int) -> list[Generator]:
         """``n`` independent generators (keys from ``SeedSequence.spawn``). See also: numpy.random.Generator.spawn."""
@@ -139,7 +137,7 @@ class Generator:
         size, dtype, device = _out_args(out, size, dtype, device, place, "random")
         at = _place(device, place, "random")
         dt = _float(dtype, at, "random")
-        return _into(out, self._draw("random32" if dt == _dt.float32 else "random64", _shape(size, "random"), dt, at))
+        return self._draw("random32" if dt == _dt.float32 else "random64", _shape(size, "random"), dt, at, out)
 
     def uniform(self, low: float = 0.0, high: float = 1.0, size: Any = None, dtype: Any = None, *,
                 device: PlaceLike = None, place: PlaceLike = None) -> DArray:
@@ -160,7 +158,7 @@ class Generator:
         at = _place(device, place, "standard_normal")
         dt = _float(dtype, at, "standard_normal")
         shape = _shape(size, "standard_normal")
-        return _into(out, self._draw("normal32" if dt == _dt.float32 else "normal64", shape, dt, at))
+        return self._draw("normal32" if dt == _dt.float32 else "normal64", shape, dt, at, out)
 
     def normal(self, loc: float = 0.0, scale: float = 1.0, size: Any = None, dtype: Any = None, *,
                device: PlaceLike = None, place: PlaceLike = None) -> DArray:

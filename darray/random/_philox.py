@@ -15,6 +15,7 @@ import numpy as np
 import pyopencl as cl
 
 from .. import dtypes as _dt
+from .. import lazy
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..ops._kernel import launch, origin
@@ -201,14 +202,21 @@ def options(place: Place, ctype: str = "long") -> str:
 
 
 def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dtype: np.dtype, place: Place, *,
-         low: int = 0, rng: int = 0) -> DArray:
-    """A fresh array of ``shape`` filled by the draw ``kind`` from (key, base) on ``place``."""
+         low: int = 0, rng: int = 0, out: DArray | None = None) -> DArray:
+    """An array of ``shape`` filled by the draw ``kind`` from (key, base) on ``place``: a fresh one,
+    or ``out`` (C-contiguous, of that shape and dtype, on that place), written in place."""
     size = int(np.prod(shape, dtype=np.int64))
     if isinstance(place, CPUPlace):
-        return from_numpy(host_draw(kind, key, base, size, dtype, low, rng).reshape(shape), place)
-    out = empty(shape, dtype, place)
+        drawn = host_draw(kind, key, base, size, dtype, low, rng).reshape(shape)
+        if out is None:
+            return from_numpy(drawn, place)
+        out[...] = drawn
+        return out
+    if out is None:
+        out = empty(shape, dtype, place)
     if size:
         alloc, offset = origin(out)
+        lazy.before_write(alloc)  # pending graphs that read out run first
         args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
