@@ -17,7 +17,8 @@ or whose pinning fails, gets None from ``read_new`` and goes into pageable memor
 
 Buffers come back through a finalizer, which may run on any thread or inside a garbage
 collection that interrupted the pool itself: it only appends to a deque, and whoever holds
-the pool's lock next settles what came back. At exit the kept buffers are unmapped before
+the pool's lock next settles what came back. Staging buffers are host memory, outside the
+device allocator's pool and limit; ``da.alloc.empty_cache`` frees the kept ones too. At exit the kept buffers are unmapped before
 the scheduler drains its queues; buffers still lent out then are left to the interpreter.
 """
 from __future__ import annotations
@@ -90,13 +91,8 @@ class _Pool:
             return staging
 
     def put(self, staging: _Staging) -> None:
-        """Give ``staging`` back (a finalizer: never blocks on the lock)."""
+        """Give ``staging`` back (a finalizer: no lock, no OpenCL call; the next ``take`` settles it)."""
         self.returned.append(staging)
-        if self.lock.acquire(blocking=False):
-            try:
-                self._settle()
-            finally:
-                self.lock.release()
 
     def _settle(self) -> None:
         """Move returned buffers to the free list and free the oldest beyond the bounds (lock held)."""
@@ -132,6 +128,13 @@ class _Pool:
             self._settle()
             return {"free": len(self.free), "free_bytes": sum(s.nbytes for s in self.free),
                     "leased_bytes": self.leased, "created": self.created, "reused": self.reused, "freed": self.freed}
+
+    def trim(self) -> None:
+        """Unmap and free the kept buffers (``da.alloc.empty_cache``)."""
+        with self.lock:
+            self._settle()
+            while self.free:
+                self._free_oldest()
 
     def close(self) -> None:
         """Unmap and free the kept buffers; later returns are freed too (at exit)."""

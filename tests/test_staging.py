@@ -89,6 +89,11 @@ def test_buffer_returns_and_is_reused(staged):
     np.testing.assert_array_equal(again, np.arange(MiB // 4, MiB // 2, dtype=np.int32))
     s = stats(staged)
     assert (s["created"], s["reused"], s["free"]) == (1, 1, 0)
+    del again
+    da.alloc.empty_cache(staged)  # frees the kept staging buffers too
+    s = stats(staged)
+    assert (s["free"], s["freed"]) == (0, 1)
+    np.testing.assert_array_equal(x.get(), np.arange(MiB // 2, dtype=np.int32))  # a new one is pinned
 
 
 def test_views_keep_the_buffer(staged):

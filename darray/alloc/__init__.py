@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _staging
 from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 from ._pool import CLASS, Allocation, Pool, parse_bytes, round_class
 
@@ -68,7 +69,9 @@ def stats(place: PlaceLike = None) -> dict[str, Any]:
 
 
 def empty_cache(place: PlaceLike = None) -> None:
-    """Return the cached (free) memory of ``place`` to OpenCL."""
+    """Return the cached (free) memory of ``place`` to OpenCL, the kept pinned staging buffers
+    of its reads (``darray._staging``) too."""
     p = parse(place)
     if isinstance(p, CLPlace):
         pool(p).empty_cache()
+        _staging.pool(p).trim()
