@@ -471,15 +471,15 @@ def _demo_sparse(d: Demo) -> str:
 
     k = 256  # 2-D Poisson (5-point Laplacian) on a k x k grid, assembled from triplets on the device
     t = sp.diags_array([-np.ones(k - 1), 2 * np.ones(k), -np.ones(k - 1)], offsets=[-1, 0, 1])
-    host = (sp.kron(sp.eye_array(k), t) + sp.kron(t, sp.eye_array(k))).tocoo()
-    host = sp.coo_matrix((host.data.astype(np.float32), (host.row, host.col)), shape=host.shape)
+    host = (sp.kron(sp.eye_array(k), t) + sp.kron(t, sp.eye_array(k))).tocoo().astype(np.float32)
+    csr = host.tocsr()
     coo = da.sparse.coo_matrix((host.data, (host.row, host.col)), shape=host.shape, device=d.place)
     a = coo.tocsr()
-    d.check("COO -> CSR indptr", a.indptr, host.tocsr().indptr.astype(np.int32))
+    d.check("COO -> CSR indptr", a.indptr, csr.indptr.astype(np.int32))
     b = np.random.default_rng(16).standard_normal(k * k).astype(np.float32)
     x, info = d.time_darray(lambda: da.sparse.linalg.cg(a, da.asarray(b, device=d.place), tol=1e-5, maxiter=2000,
                                                         M="jacobi"), repeat=1)
-    want, winfo = d.time_numpy(lambda: spl.cg(host.tocsr(), b, rtol=1e-5, maxiter=2000), repeat=1)
+    want, winfo = d.time_numpy(lambda: spl.cg(csr, b, rtol=1e-5, maxiter=2000), repeat=1)
     d.expect(f"cg info {info}, scipy {winfo} (want 0)", info == 0 and winfo == 0)
     d.check("solution vs scipy's cg", x, want, rtol=1e-3, atol=1e-3 * float(np.abs(want).max()))
     residual = float(np.linalg.norm(host @ x.get() - b) / np.linalg.norm(b))

@@ -41,11 +41,11 @@ def to_pyopencl(x: DArray) -> cla.Array:
         raise ValueError(f"darray to_pyopencl: the array is on {place}, not on an OpenCL device")
     alloc = x._data()
     stream = sched.current_stream(place)
+    if alloc.buffer is None:  # an empty array has no memory: pyopencl's own empty array
+        return cla.empty(stream.queue, x.shape, x.dtype)
     entry = sched.launch("to_pyopencl", lambda q, wait_for: cl.enqueue_marker(q, wait_for=wait_for),
                          place=place, writes=[alloc], stream=stream)
     offset = alloc.offset + x._dim.offset * x.itemsize
-    if alloc.buffer is None:  # an empty array has no memory: pyopencl's own empty array
-        return cla.empty(stream.queue, x.shape, x.dtype)
     _lent[(alloc.buffer.int_ptr, offset)] = alloc
     return cla.Array(stream.queue, x.shape, x.dtype, data=alloc.buffer, offset=offset, strides=x.strides,
                      events=[entry[2]])
