@@ -1,7 +1,7 @@
 """darray chunks in Dask: reductions and a matmul over an array larger than the device's memory
 limit, chunk by chunk, then the same graph on a two-process LocalCluster; checked against NumPy.
 
-    python examples/dask_chunks.py [--small] [--no-cluster]
+    python examples/dask_chunks.py [--small] [--device PLACE] [--no-cluster]
 
 The device is capped with DARRAY_MEMORY_LIMIT (set below, before darray is imported) to a
 quarter of the array, so the array never sits on the device whole: Dask moves one chunk at a
@@ -10,7 +10,7 @@ time there (``map_blocks(da.asarray)``) and the matmul's result blocks back to t
 """
 from __future__ import annotations
 
-import argparse
+import functools
 import os
 import time
 
@@ -24,11 +24,13 @@ import dask.array as dka  # noqa: E402
 import numpy as np  # noqa: E402
 
 import darray as da  # noqa: E402
+from _cli import run  # noqa: E402  (examples/_cli.py)
 
 
-def graph(h: np.ndarray, chunk: int) -> dict:
-    """The Dask computations over ``h`` with darray chunks (moved to the device block by block)."""
-    x = dka.from_array(h, chunks=(chunk, chunk)).map_blocks(da.asarray, dtype=h.dtype, meta=da.empty((0, 0)))
+def graph(h: np.ndarray, chunk: int, device: str | None = None) -> dict:
+    """The Dask computations over ``h`` with darray chunks (moved to ``device`` block by block)."""
+    to_device = functools.partial(da.asarray, device=device)
+    x = dka.from_array(h, chunks=(chunk, chunk)).map_blocks(to_device, dtype=h.dtype, meta=da.empty((0, 0)))
     product = (x @ x.T).map_blocks(da.DArray.get, dtype=h.dtype, meta=np.empty((0, 0), h.dtype))
     return {"sum": x.sum(), "mean": x.mean(axis=0), "max": x.max(axis=1), "var": x.var(), "x @ x.T": product}
 
@@ -47,21 +49,24 @@ def check(got: dict, want: dict, label: str) -> None:
         assert g.shape == np.shape(w) and err < 1e-4, (label, k, err)
 
 
-def main(small: bool = False, cluster: bool = True) -> None:
+def main(small: bool = False, device: str | None = None, no_cluster: bool = False) -> None:
+    """The threaded run on ``device``, then (unless ``no_cluster``) a LocalCluster run on the
+    workers' default devices."""
     n, chunk = SIZES["small" if small else "full"]
     h = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
-    limit = da.alloc.stats()["limit_bytes"]
+    place = da.place.parse(device)
+    limit = da.alloc.stats(place)["limit_bytes"]
     want = expected(h)
     t0 = time.perf_counter()
-    got = dask.compute(graph(h, chunk), scheduler="threads")[0]
+    got = dask.compute(graph(h, chunk, device), scheduler="threads")[0]
     seconds = time.perf_counter() - t0
     check(got, want, "threads")
-    peak = da.alloc.stats()["peak_bytes"]
-    print(f"dask_chunks: {n}x{n} float32 ({h.nbytes >> 20} MiB) in {chunk}x{chunk} darray chunks on {da.place.current()}, "
+    peak = da.alloc.stats(place)["peak_bytes"]
+    print(f"dask_chunks: {n}x{n} float32 ({h.nbytes >> 20} MiB) in {chunk}x{chunk} darray chunks on {place}, "
           f"device limit {limit >> 20} MiB: sum, mean, max, var and x @ x.T in {seconds:.2f} s (threads), "
           f"peak device memory {peak >> 20} MiB, answers match NumPy")
     assert small or h.nbytes > limit > 0, "the array should not fit the device's limit"
-    if cluster:
+    if not no_cluster:
         from dask.distributed import Client, LocalCluster
 
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
@@ -74,8 +79,4 @@ def main(small: bool = False, cluster: bool = True) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", action="store_true", help="small sizes (CI smoke test)")
-    parser.add_argument("--no-cluster", action="store_true", help="skip the LocalCluster run")
-    args = parser.parse_args()
-    main(args.small, not args.no_cluster)
+    run(main, __doc__, {"--no-cluster": "skip the LocalCluster run"})
