@@ -258,3 +258,20 @@ def test_sort_triplets(any_place, shape):
     order = np.lexsort((col, row))
     for g, want in zip(got, (row[order], col[order], data[order])):
         np.testing.assert_array_equal(g.get(), want)
+
+
+def test_value_ops_sum_duplicates_only_when_nonlinear(any_place):
+    """Linear value ops (-A, 2*A, A/2, conj) keep duplicate entries as stored (the same matrix);
+    abs, power and astype sum them first, as scipy does (|1 + -3| is 2, not 4)."""
+    rows, cols, vals = [0, 0, 1], [1, 1, 0], np.array([1.0, -3.0, 2.0], np.float32)
+    dense = np.array([[0, -2], [2, 0]], np.float32)
+    for make in (lambda: da.sparse.coo_matrix((vals, (rows, cols)), shape=(2, 2), device=any_place),
+                 lambda: da.sparse.coo_matrix((vals, (rows, cols)), shape=(2, 2), device=any_place).tocsr()):
+        A = make()
+        nnz = A.nnz
+        for got, want in ((-A, -dense), (2 * A, 2 * dense), (A * 2, 2 * dense), (A / 2, dense / 2),
+                          (A.conj(), dense)):
+            np.testing.assert_array_equal(got.toarray().get(), want)
+        assert A.nnz == nnz  # not summed in place by a linear op
+        np.testing.assert_array_equal(abs(make()).toarray().get(), np.abs(dense))
+        np.testing.assert_array_equal(make().power(2).toarray().get(), dense ** 2)

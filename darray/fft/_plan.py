@@ -1,7 +1,7 @@
 """pyvkfft plans (VkFFT apps) in a bounded LRU, and one transform through the scheduler.
 
 pyvkfft is imported on first use, so ``import darray`` works without it. A plan is keyed by
-(shape, dtype, axes, VkFFT norm, r2c, in place, place); building one compiles OpenCL kernels
+(shape, dtype, axes, VkFFT norm, r2c, place); building one compiles OpenCL kernels
 (0.3-2 s on a CPU device), recorded as a compile in ``da.profile()``. :func:`run` wraps the
 operands' buffers as pyvkfft reads pyopencl arrays (a sub-buffer when the array does not start its buffer)
 and calls the app inside ``sched.launch_call``: the transform waits for pending writes of its
@@ -73,7 +73,7 @@ def plan(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype, axes: tuple[in
     ``dtype``: complex (c2c) or the real dtype (``r2c``: ``shape`` is the real array's, the
     last axis is the halved one). ``norm``: VkFFT's, 1 divides the inverse by the size, 0 never.
     """
-    key = (shape, dtype.str, axes, norm, r2c, False, place)
+    key = (shape, dtype.str, axes, norm, r2c, place)
     with _lock:
         found = _plans.get(key)
         if found is not None:

@@ -6,8 +6,8 @@ A matrix is DArrays of one place (COO: ``row``, ``col``, ``data``; CSR: ``indptr
 complex128; integer and bool values become the place's default float (scipy keeps them).
 
 Operations that touch only the values (``_DATA_OPS``: negation, abs, power, scaling,
-astype, conj) sum duplicates in place first, then keep the structure and the format, as
-scipy does. Products, sums and differences of matrices go through CSR (``csr.py``);
+astype, conj) keep the structure and the format; the nonlinear ones (abs, power, astype) sum
+duplicates in place first, as scipy does. Products, sums and differences of matrices go through CSR (``csr.py``);
 ``FORMATS`` maps a format name to its class (filled by ``coo.py`` and ``csr.py``), so each
 module builds the other's matrices.
 """
@@ -23,6 +23,7 @@ from .._convert import asarray, astype
 from ..ops import elementwise as E
 from ..ops import reduction as R
 from ..ops.creation import default_float, zeros
+from ..ops.indexing import nonzero
 from ..place import Place, PlaceLike, parse
 
 INDEX32 = 2**31 - 1  # the largest index (and nnz) an int32 index array serves; tests lower it
@@ -118,23 +119,25 @@ def _power(data: DArray, k: Any) -> DArray:
     return E.pow(data, _scalar(k, "power"))
 
 
-# name -> (docstring, function of (data, *args)): operations on the values alone, structure kept
-_DATA_OPS: dict[str, tuple[str, Callable[..., DArray]]] = {
-    "__neg__": ("-A, in A's format.", E.negative),
-    "__abs__": ("abs(A): moduli of the values (complex gives real), in A's format.", E.abs),
-    "conj": ("Complex conjugate, in A's format. See also: scipy.sparse.csr_matrix.conj.", E.conj),
-    "power": ("Elementwise ``A ** k`` of the stored values (scalar k), in A's format.", _power),
-    "astype": ("A copy with values of ``dtype`` (integers: the default float), in A's format.", _astype),
+# name -> (docstring, function of (data, *args), nonlinear): operations on the values alone,
+# structure kept; a nonlinear one sums duplicates first (linear ones give the same matrix either way)
+_DATA_OPS: dict[str, tuple[str, Callable[..., DArray], bool]] = {
+    "__neg__": ("-A, in A's format.", E.negative, False),
+    "__abs__": ("abs(A): moduli of the values (complex gives real), in A's format.", E.abs, True),
+    "conj": ("Complex conjugate, in A's format. See also: scipy.sparse.csr_matrix.conj.", E.conj, False),
+    "power": ("Elementwise ``A ** k`` of the stored values (scalar k), in A's format.", _power, True),
+    "astype": ("A copy with values of ``dtype`` (integers: the default float), in A's format.", _astype, True),
     "__mul__": ("``A * scalar``: scaled values (a non-scalar is a TypeError: use @ or multiply).",
-                lambda d, s: d * _scalar(s, "*")),
-    "__rmul__": ("``scalar * A``.", lambda d, s: _scalar(s, "*") * d),
-    "__truediv__": ("``A / scalar``.", lambda d, s: d / _scalar(s, "/")),
+                lambda d, s: d * _scalar(s, "*"), False),
+    "__rmul__": ("``scalar * A``.", lambda d, s: _scalar(s, "*") * d, False),
+    "__truediv__": ("``A / scalar``.", lambda d, s: d / _scalar(s, "/"), False),
 }
 
 
-def _data_method(name: str, doc: str, fn: Callable[..., DArray]) -> Callable[..., Any]:
+def _data_method(name: str, doc: str, fn: Callable[..., DArray], nonlinear: bool) -> Callable[..., Any]:
     def method(self: SparseMatrix, *args: Any) -> Any:
-        self.sum_duplicates()  # as scipy: in place first, so abs and power see the summed values
+        if nonlinear:
+            self.sum_duplicates()  # as scipy: in place first, so abs and power see the summed values
         data = fn(self.data, *args)
         if data.dtype not in DTYPES:
             data = astype(data, value_dtype(data.dtype, data.place, name), copy=False)
@@ -174,8 +177,8 @@ class SparseMatrix:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        for name, (doc, fn) in _DATA_OPS.items():
-            setattr(cls, name, _data_method(name, doc, fn))
+        for name, (doc, fn, nonlinear) in _DATA_OPS.items():
+            setattr(cls, name, _data_method(name, doc, fn, nonlinear))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -273,7 +276,7 @@ class SparseMatrix:
         size = max(0, min(m + min(k, 0), n - max(k, 0)))
         out = zeros((size,), dtype=self.dtype, device=self.place)
         if size and coo.nnz:
-            on = (coo.col - coo.row) == k
+            on = nonzero((coo.col - coo.row) == k)[0]  # one compaction for rows and values
             out[coo.row[on] - max(0, -k)] = coo.data[on]
         return out
 

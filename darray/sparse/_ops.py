@@ -169,10 +169,10 @@ def sort_keys(key: DArray) -> tuple[DArray, DArray]:
     return ordered.reshape(-1), order.reshape(-1).astype(_dt.int64, copy=False)
 
 
-def row_stats(indptr: DArray) -> tuple[float, int]:
-    """(mean, longest) row length of a CSR matrix (one reduction read back)."""
+def row_stats(indptr: DArray, nnz: int) -> tuple[float, int]:
+    """(mean, longest) row length of a CSR matrix of ``nnz`` entries (one reduction read back)."""
     m = indptr.shape[0] - 1
     if not m:
         return 0.0, 0
     lengths = indptr[1:] - indptr[:-1]
-    return int(indptr[-1]) / m, int(lengths.max())
+    return nnz / m, int(lengths.max())

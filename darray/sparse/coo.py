@@ -54,9 +54,9 @@ def compress(row: DArray, col: DArray, data: DArray, shape: tuple[int, int]) -> 
         new = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
         if not bool(R.all(new)):
             ends = nonzero(new)[0] + 1
-            runs = concat([asarray([0], device=row.place), ends, asarray([data.shape[0]], device=row.place)])
-            runs = runs.astype(idx)
-            data = _ops.matvec(runs, col, data, None, lambda: _ops.row_stats(runs))
+            total = data.shape[0]
+            runs = concat([asarray([0], device=row.place), ends, asarray([total], device=row.place)]).astype(idx)
+            data = _ops.matvec(runs, col, data, None, lambda: _ops.row_stats(runs, total))
             row, col = row[runs[:-1]], col[runs[:-1]]
     return FORMATS["csr"].trusted(data, col, _ops.row_starts(row, m), shape, True)
 
@@ -110,7 +110,7 @@ class coo_matrix(SparseMatrix):
         x = astype(x, value_dtype(x.dtype, place, op), copy=False)
         row, col = nonzero(x)
         idx = index_dtype(*x.shape, row.shape[0])
-        return cls.trusted(x[x != 0], row.astype(idx), col.astype(idx), x.shape, True)
+        return cls.trusted(x[row, col], row.astype(idx), col.astype(idx), x.shape, True)
 
     def _with_data(self, data: DArray) -> coo_matrix:
         return self.trusted(data, self.row, self.col, self.shape, self.has_canonical_format)

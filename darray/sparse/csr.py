@@ -17,6 +17,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype
 from ..ops import reduction as R
+from ..ops.indexing import nonzero
 from ..ops.manipulation import broadcast_to, concat
 from ..place import Place, PlaceLike
 from . import _ops
@@ -103,7 +104,7 @@ class csr_matrix(SparseMatrix):
 
     def _row_stats(self) -> tuple[float, int]:
         if self._stats is None:
-            self._stats = _ops.row_stats(self.indptr)
+            self._stats = _ops.row_stats(self.indptr, self.nnz)
         return self._stats
 
     def tocsr(self, copy: bool = False) -> csr_matrix:
@@ -198,7 +199,8 @@ class csr_matrix(SparseMatrix):
             return csr_matrix(self.shape, device=self.place).astype(vals.dtype)
         rows, cols, vals = sort_triplets(rows, cols, vals, self.shape)
         both = (rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1])  # canonical: each place at most twice
-        return compress(rows[:-1][both], cols[:-1][both], vals[:-1][both] * vals[1:][both], self.shape)
+        k = nonzero(both)[0]  # one compaction for the three arrays
+        return compress(rows[k], cols[k], vals[k] * vals[k + 1], self.shape)
 
     def to_scipy(self) -> Any:
         import scipy.sparse as sp

@@ -15,6 +15,7 @@ from .._array import DArray
 from .. import lazy
 from .._convert import asarray, astype
 from ..ops import elementwise as E
+from ..ops.creation import zeros_like
 from ..ops.linalg import vecdot
 from ._base import SparseMatrix, value_dtype
 
@@ -67,7 +68,7 @@ def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: floa
     A, b = A if A.dtype == dt else A.astype(dt), astype(b, dt, copy=False)
     precond = _preconditioner(A, M, dt)
     if x0 is None:
-        x, r = E.multiply(b, 0), b
+        x, r = zeros_like(b), b  # (b * 0 would start from NaN where b holds inf)
     else:
         x = astype(x0 if isinstance(x0, DArray) else asarray(x0, device=A.place), dt, copy=True)
         r = b - A @ x
