@@ -90,3 +90,21 @@ def lazy_mode(request):
     host.LIMIT = 1 << 30 if mode == "host" else 0
     yield mode
     evaluate.ENABLED, host.LIMIT = old, old_limit
+
+
+@pytest.fixture(autouse=True)
+def bounds_check():
+    """Under ``DARRAY_CHECK_BOUNDS=1`` (``darray.alloc._guard``), a test fails when a command it
+    ran wrote outside its view (a guard byte changed; reads outside a view see NaN or -1, so
+    comparisons with NumPy catch those)."""
+    yield
+    if os.environ.get("DARRAY_CHECK_BOUNDS") != "1":
+        return
+    import gc
+
+    from darray.alloc import _guard
+
+    gc.collect()  # free the test's arrays: their guards are checked as they return to the pool
+    found = list(_guard.violations)
+    _guard.violations.clear()
+    assert not found, found

@@ -2,6 +2,7 @@
 
 ``stats(place)`` reports in-use, cached and peak bytes and counters; ``empty_cache(place)``
 returns cached memory to OpenCL. ``DARRAY_MEMORY_LIMIT`` (bytes or ``"512MB"``) caps a place.
+``DARRAY_CHECK_BOUNDS=1`` puts guard bytes around every block (see ``_guard``).
 """
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ import pyopencl as cl
 from ..errors import cl_errors
 from ..place._runtime import page_aligned
 from ..sched._profile import _active, record_allocation
+from . import _guard
 
 if TYPE_CHECKING:
     from ..place import Runtime
@@ -150,7 +151,7 @@ class Pool:
         """A block of at least ``nbytes`` (zero bytes allocates nothing)."""
         if nbytes <= 0:
             return Allocation(None, None, 0)
-        size = (nbytes + _MASK) & ~_MASK
+        size = (nbytes + _guard.padding() + _MASK) & ~_MASK
         if size > self.max_alloc:
             raise MemoryError(f"darray alloc: {nbytes} bytes exceeds the largest single allocation of {self.rt.place} "
                               f"({self.max_alloc} bytes)")
@@ -176,6 +177,8 @@ class Pool:
             if in_use > self.peak:
                 self.peak = in_use
             alloc = Allocation(self, block, nbytes)
+        if _guard.ON:
+            _guard.arm(self, alloc)
         if _active:
             record_allocation(nbytes, hit)
         return alloc
@@ -198,6 +201,8 @@ class Pool:
             have = pending.get(sid)
             if have is None or have[1] < w[1]:
                 pending[sid] = w
+        if _guard.ON:
+            _guard.check(self, block, alloc, pending)  # type: ignore[arg-type]
         lock = self.lock
         if not lock.acquire(False):
             self.deferred.append((block, pending))  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from .. import sched
 from ..place import CLPlace, runtime
 from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
+from .reduce_columns import render_columns
 from .reduce_gpu import render_tree
 from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, gpu_width, params, render, tile_shape, tiled, tiles
@@ -44,7 +45,9 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
             info = runtime(place).info
             k = runtime(place).programs.kernel(render(spec, expr, info.chunked, info.form == "gpu"), KERNEL_NAME)
         else:
-            source = render_tree(spec, expr) if spec.reduce.group else render_reduce(spec, expr)
+            render_one = render_tree if spec.reduce.group else render_columns if spec.reduce.stage == "columns" \
+                else render_reduce
+            source = render_one(spec, expr)
             k = runtime(place).programs.kernel(source, REDUCE_NAME)
         k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
         _kernels[key] = k

@@ -41,7 +41,8 @@ from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import execute, fuse
 from .graph import Input, Term
-from .reduce_render import COLUMNS, GROUP
+from .reduce_columns import COLUMNS
+from .reduce_render import GROUP
 from .spec import Reduction
 
 MIN_CHUNK = 16

@@ -2,8 +2,9 @@
 
 CPU devices. Row kernels (stages ``first``, ``rows``): work-item ``p`` folds part ``p % P``
 of output ``j = p / P``, a contiguous run folded in ``LANES`` lanes, evaluating the fused
-elementwise body at ``g = j * K + k``. Column kernels (stage ``columns``): see
-:func:`_render_columns`. Group kernels (stages ``group`` and ``groups``, CPU runtimes that
+elementwise body at ``g = j * K + k`` (with strided inputs, row by row of the index space's
+innermost dimension: :func:`_strided_rows`). Column kernels (stage ``columns``): see
+``reduce_columns.py``. Group kernels (stages ``group`` and ``groups``, CPU runtimes that
 vectorise across work-items): see :func:`_render_groups`. The GPU tree kernels (stages
 ``tree`` and ``trees``) are in ``reduce_gpu.py``.
 
@@ -19,18 +20,16 @@ from typing import Callable
 
 import numpy as np
 
-from ..dtypes import ctype
-from .render import (ExprFn, advance, body_lines, cast, coordinates, prologue, ref_name, signature, value_lines,
+from ..dtypes import ctype, real_dtype
+from .render import (ExprFn, advance, cast, coordinates, prologue, ref_name, signature, value_lines,
                      vector_ref, vector_values)
-from .spec import Instr, KernelSpec, Ref
+from .spec import Instr, KernelSpec, Operand, Ref
 
 REDUCE_NAME = "reduce"
 COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
            "all": "logical_and"}
 LANES = 8    # independent accumulators per chunked work-item (one float8 where the body vectorises)
 BLOCK = 16   # float sums: terms per lane summed into a fresh block accumulator before joining acc
-COLUMNS = 4096  # widest stripe of a column task (its partial results stay in L1/L2)
-ROWS = 8     # column kernels: rows folded in registers before joining the stripe's partials
 GROUP = 16   # group kernels: work-items of a work-group that share a task (a SIMD group of Intel's runtime)
 GROUP_STAGES = ("group", "groups")
 _FLOAT32 = np.dtype(np.float32)
@@ -136,6 +135,8 @@ def _final(spec: KernelSpec, value: str, best: str, at: str) -> list[str]:
     red = spec.reduce
     assert red is not None
     final = f"({value} / count)" if red.mean else value
+    if red.mean and red.acc.kind == "c":  # NumPy divides by a complex count (Smith's algorithm: inf -> inf+nanj)
+        final = f"cdiv_{ctype(real_dtype(red.acc))}({value}, ({ctype(red.acc)})(count, 0))"
     lines = [f"out0[out0_o + {at}] = {cast(red.acc, spec.outputs[0][0].dtype, final)};"]
     return lines + ([f"out1[out1_o + {at}] = {best};"] if red.arg else [])
 
@@ -162,43 +163,49 @@ def _last(counter: str) -> list[str]:
 # -- row kernels ---------------------------------------------------------------------------------
 
 def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
-           tail: bool = False, stride: int = 1, lanes: int = LANES) -> list[str]:
-    """Fold ``k`` over ``[k, k1)`` into ``lanes`` lanes ``acc0..acc7`` (declared by the caller):
-    ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or blocked
-    scalar lanes for float sums, or plain lanes; then the tail in lane 0 (only that if ``tail``).
+           tail: bool = False, stride: int = 1, lanes: int = LANES, var: str = "k", end: str = "k1",
+           into: str = "acc") -> list[str]:
+    """Fold ``var`` over ``[var, end)`` into ``lanes`` lanes ``<into>0..<into>7`` (declared by the
+    caller): ``vector`` (float8 body lines folding elements ``k..k+7`` into ``b_v``) in blocks, or
+    blocked scalar lanes for float sums, or plain lanes; then the tail in lane 0 (only that if
+    ``tail``). ``element(lane, offset, into)`` folds element ``var + offset``.
 
     Float sums are blocked like NumPy's pairwise sum: each lane sums ``BLOCK`` terms into a block
     accumulator, ``BLOCK`` blocks into a super-block accumulator, and those into the lane's
     total (so a chunk of 65536 elements costs at most ``2 * BLOCK + 65536 / (LANES * BLOCK**2)``
     rounding steps per lane), then lanes join as a tree. (Vector products block the same way.)
-    ``stride``: every ``stride``-th element from ``k`` (the GPU tree kernels' lanes; no ``vector``).
+    ``stride``: every ``stride``-th element from ``var`` (the GPU tree kernels' lanes; no ``vector``).
+    Every address in the loops must be a function of ``var`` (no second induction variable:
+    Intel's CPU compiler, where its cost model vectorises these loops (AVX-512), miscompiled
+    an odometer stepped beside ``k`` into reads past the view).
     """
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero = ctype(red.acc), spec.index, identity(red.op, red.acc)
     step, span, superspan = lanes * stride, lanes * BLOCK * stride, lanes * BLOCK * BLOCK * stride
+    k, k1 = var, end
     lines = []
     if tail:
         pass
     elif vector is not None:  # float8 loads and accumulators; their components are the lanes
         vt = f"{acc_t}{LANES}"
         lines += [f"{vt} acc_v = ({vt})({zero});",
-                  f"for (; k + {LANES} <= k1;) {{",
-                  f"    const {idx} kc = min(k + {superspan}, k1);",
+                  f"for (; {k} + {LANES} <= {k1};) {{",
+                  f"    const {idx} kc = min({k} + {superspan}, {k1});",
                   f"    {vt} c_v = ({vt})({zero});",
-                  f"    for (; k + {LANES} <= kc;) {{",
-                  f"        const {idx} kb = min(k + {span}, kc);",
+                  f"    for (; {k} + {LANES} <= kc;) {{",
+                  f"        const {idx} kb = min({k} + {span}, kc);",
                   f"        {vt} b_v = ({vt})({zero});",
-                  f"        for (; k + {LANES} <= kb; k += {LANES}) {{", *_indent(vector, 3), "        }",
+                  f"        for (; {k} + {LANES} <= kb; {k} += {LANES}) {{", *_indent(vector, 3), "        }",
                   f"        c_v = {_step(spec, expr, 'c_v', 'b_v')};", "    }",
                   f"    acc_v = {_step(spec, expr, 'acc_v', 'c_v')};", "}"]
-        lines += [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
+        lines += [f"{into}{lane} = acc_v.s{lane};" for lane in range(LANES)]
     elif red.op == "sum" and red.acc.kind in "fc":
-        lines += [f"for (; k + {step} <= k1;) {{", f"    const {idx} kc = min(k + {superspan}, k1);"]
+        lines += [f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
-        lines += [f"    for (; k + {step} <= kc;) {{", f"        const {idx} kb = min(k + {span}, kc);"]
+        lines += [f"    for (; {k} + {step} <= kc;) {{", f"        const {idx} kb = min({k} + {span}, kc);"]
         lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
-        lines.append(f"        for (; k + {step} <= kb; k += {step}) {{")
+        lines.append(f"        for (; {k} + {step} <= kb; {k} += {step}) {{")
         for lane in range(lanes):
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "b"), 3)
         lines.append("        }")
@@ -206,15 +213,15 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
             lines += _indent(_fold(spec, expr, lane, f"b{lane}", "", "u"), 2)
         lines.append("    }")
         for lane in range(lanes):
-            lines += _indent(_fold(spec, expr, lane, f"u{lane}", ""))
+            lines += _indent(_fold(spec, expr, lane, f"u{lane}", "", into))
         lines.append("}")
     else:
-        lines.append(f"for (; k + {step} <= k1; k += {step}) {{")
+        lines.append(f"for (; {k} + {step} <= {k1}; {k} += {step}) {{")
         for lane in range(lanes):
-            lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "acc"))
+            lines += _indent(element(lane, f" + {lane * stride}" if lane else "", into))
         lines.append("}")
-    lines.append(f"for (; k < k1; k += {stride}) {{")
-    lines += _indent(element(0, "", "acc"))
+    lines.append(f"for (; {k} < {k1}; {k} += {stride}) {{")
+    lines += _indent(element(0, "", into))
     lines.append("}")
     return lines
 
@@ -253,8 +260,7 @@ def _vector_extremes(spec: KernelSpec, expr: ExprFn, vt: str, value_ref: Ref) ->
 def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
     """OpenCL source for a reduction ``spec`` (see the module docstring)."""
     assert spec.reduce is not None
-    stage = spec.reduce.stage
-    render = _render_columns if stage == "columns" else _render_groups if stage in GROUP_STAGES else _render_rows
+    render = _render_groups if spec.reduce.stage in GROUP_STAGES else _render_rows
     return render(spec, expr) + "\n"
 
 
@@ -275,20 +281,19 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
     lines += _indent(reset())
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
-    odometer = spec.strided
 
     def element(lane: int, offset: str, into: str) -> list[str]:
-        body, dtypes = value_lines(spec, expr, pad="    ", stepped=odometer)
+        body, dtypes = value_lines(spec, expr, pad="    ")
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["{", f"    const {idx} g = j * K + k{offset};", *body,
-                *_indent(_fold(spec, expr, lane, value, vi, into)),
-                *(["    " + advance(spec.rank)] if odometer else []), "}"]
+                *_indent(_fold(spec, expr, lane, value, vi, into)), "}"]
 
     lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
     lines.append(f"    {idx} k = k0;")
-    if odometer:  # coordinates of g = j * K + k0, then stepped per element (no division in the loop)
-        lines += ["    " + line for line in coordinates(spec, "j * K + k0")]
+    if spec.strided:
+        lines += _indent(_strided_rows(spec, expr))
+        return _finish_rows(spec, expr, lines, reset)
     vector, tail = None, False
     vt = f"{acc_t}{LANES}"
     if _vectorisable(spec, expr, ("sum", "prod")):
@@ -298,7 +303,16 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
         lines += _indent(_vector_extremes(spec, expr, vt, value_ref))
         tail = True
     lines += _indent(_lanes(spec, expr, element, vector, tail))
-    lines += _indent(_join(spec, expr, lanes))
+    return _finish_rows(spec, expr, lines, reset)
+
+
+def _finish_rows(spec: KernelSpec, expr: ExprFn, lines: list[str], reset: Callable[[], list[str]]) -> str:
+    """Join a row kernel's lanes and store the result (stage ``first``), or publish the partial
+    and let the output's last work-item fold its ``P`` partials (stage ``rows``)."""
+    red = spec.reduce
+    assert red is not None
+    idx = spec.index
+    lines += _indent(_join(spec, expr, LANES))
     if red.stage != "rows":
         lines += _indent(_final(spec, "acc0", "best0", "p"))
         return "\n".join(lines + ["}"])
@@ -310,8 +324,54 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
         return _fold(spec, expr, lane, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
 
     finish = [*reset(), f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, expr, partial),
-              *_join(spec, expr, lanes), *_final(spec, "acc0", "best0", "j")]
+              *_join(spec, expr, LANES), *_final(spec, "acc0", "best0", "j")]
     return "\n".join(lines + ["    {", *_indent(finish, 2), "    }", "}"])
+
+
+def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
+    """A row kernel's run ``[k, k1)`` over strided inputs, one row of the index space's innermost
+    dimension at a time: each row's strided inputs get a base offset ``in<i>_r`` from the
+    coordinates (stepped per row, no division), and the row's elements fold through
+    :func:`_lanes` with every address a function of the row's loop variable ``e``. Float sums
+    fold rows into lanes ``r0..r7`` (rotated after each row, so short rows' tails spread over
+    the lanes) that join ``acc`` every ``LANES * BLOCK**2`` elements: blocked like a dense run."""
+    red = spec.reduce
+    assert red is not None
+    acc_t, idx, zero, r = ctype(red.acc), spec.index, identity(red.op, red.acc), spec.rank
+    index_ref = spec.outputs[1][1] if red.arg else None
+    value_ref = spec.outputs[0][1]
+    strided = [i for i, op in enumerate(spec.inputs) if op.pattern == "s"]
+    sums = red.op == "sum" and red.acc.kind in "fc"
+    into = "r" if sums else "acc"
+
+    def element(lane: int, offset: str, target: str) -> list[str]:
+        def at(spec: KernelSpec, op: Operand, name: str) -> str:
+            return {"c": f"{name}_o + g", "0": f"{name}_o"}.get(op.pattern, f"{name}_r + (e{offset}) * {name}_s{r - 1}")
+
+        body, dtypes = value_lines(spec, expr, pad="    ", stepped=True, index=at)
+        vi = f"k + e{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
+        value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
+        return ["{", f"    const {idx} g = j * K + k + e{offset};", *body,
+                *_indent(_fold(spec, expr, lane, value, vi, target)), "}"]
+
+    row = [f"const {idx} e1 = " + (f"min(d{r - 1} - c{r - 1}, k1 - k);" if r > 1 else "k1 - k;")]
+    row += [f"const {idx} in{i}_r = in{i}_o + " + " + ".join(f"c{d} * in{i}_s{d}" for d in range(r)) + ";"
+            for i in strided]
+    row += [f"{idx} e = 0;", *_lanes(spec, expr, element, var="e", end="e1", into=into)]
+    lines = coordinates(spec, "j * K + k0")
+    if sums:
+        lines += [f"{acc_t} r{lane} = {zero};" for lane in range(LANES)] + [f"{idx} nr = 0;"]
+        row += [f"{{ const {acc_t} r_ = r0; " + " ".join(f"r{q} = r{q + 1};" for q in range(LANES - 1))
+                + f" r{LANES - 1} = r_; }}", "nr += e1;", f"if (nr >= {LANES * BLOCK * BLOCK}) {{",
+                *_indent([line for q in range(LANES) for line in _fold(spec, expr, q, f"r{q}", "")]),
+                *_indent([f"r{q} = {zero};" for q in range(LANES)] + ["nr = 0;"]), "}"]
+    row.append("k += e1;")
+    if r > 1:
+        row += [f"c{r - 1} = 0;", advance(r - 1)]
+    lines += ["while (k < k1) {  /* one row of the innermost dimension */", *_indent(row), "}"]
+    if sums:
+        lines += [line for q in range(LANES) for line in _fold(spec, expr, q, f"r{q}", "")]
+    return lines
 
 
 # -- group kernels -------------------------------------------------------------------------------
@@ -389,144 +449,3 @@ def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
              "barrier(CLK_LOCAL_MEM_FENCE);  /* sh is reused by the next task */"]
     loop = f"for ({idx} t = get_group_id(0); t < M * P; t += get_num_groups(0)) {{"
     return "\n".join(lines + ["    " + loop, *_indent(task, 2), "    }", "}"])
-
-
-# -- column kernels ------------------------------------------------------------------------------
-
-def _offsets(spec: KernelSpec, at: str, name: str) -> list[str]:
-    """``name.format(i=i)``: the element offset (less ``in<i>_o``) of flat index ``at`` in each
-    strided input ``i``, from its coordinates (a division per dimension)."""
-    strided = [i for i, op in enumerate(spec.inputs) if op.pattern == "s"]
-    if not strided:
-        return []
-    idx = spec.index
-    names = [name.format(i=i) for i in strided]
-    lines = [f"{idx} {', '.join(f'{o} = 0' for o in names)};", f"{{ {idx} q_ = {at};"]
-    for d in range(spec.rank - 1, 0, -1):
-        adds = " ".join(f"{o} += e_ * in{i}_s{d};" for o, i in zip(names, strided))
-        lines.append(f"  {{ const {idx} e_ = q_ % d{d}; q_ /= d{d}; {adds} }}")
-    lines.append("  " + " ".join(f"{o} += q_ * in{i}_s0;" for o, i in zip(names, strided)) + " }")
-    return lines
-
-
-def _values_at(spec: KernelSpec, expr: ExprFn, row: str) -> tuple[list[str], str]:
-    """Scalar loads and SSA body at ``g`` for a column kernel (strided inputs at ``ro<row>_<i> +
-    co<i>``: the row's offset plus the column's); returns the lines and the reduced value."""
-    red = spec.reduce
-    assert red is not None
-    index = {"c": "in{i}_o + g", "0": "in{i}_o", "s": "in{i}_o + ro" + row + "_{i} + co{i}"}
-    lines = [f"const {ctype(op.dtype)} v{i} = in{i}[{index[op.pattern].format(i=i)}];"
-             for i, op in enumerate(spec.inputs)]
-    dtypes: dict[Ref, np.dtype] = {("in", i): op.dtype for i, op in enumerate(spec.inputs)}
-    lines += body_lines(spec, expr, dtypes)
-    ref = spec.outputs[0][1]
-    return lines, cast(dtypes[ref], red.acc, ref_name(ref))
-
-
-def _render_columns(spec: KernelSpec, expr: ExprFn) -> str:
-    """A one-launch kernel for reductions whose kept axes are innermost in memory (``sum(x,
-    axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
-    so element (k, j) is ``g = k * M + j``. The ``M`` outputs split into ``B`` stripes of at most
-    ``COLUMNS`` and the ``K`` rows into ``P`` bands; task ``(b, band)`` goes to a work-group (its
-    first work-item; the launch asks for ``B * P`` groups, so all compute units stream rows,
-    and a group loops over tasks if it gets fewer). A task
-    folds blocks of ``ROWS`` rows in registers, 8 columns at a time as float8 where the body
-    vectorises, and joins each block into its stripe's partial results ``part[band * M + j]``;
-    the last band of a stripe then folds the ``P`` partials in order. A float sum is thus
-    blocked (``ROWS`` rows, then blocks, then bands), not a serial loop over all rows. Scalar
-    arg reductions fold row by row into the partials."""
-    red = spec.reduce
-    assert red is not None
-    acc_t, idx, zero, arg = ctype(red.acc), spec.index, identity(red.op, red.acc), red.arg
-    value_ref = spec.outputs[0][1]
-    vt = f"{acc_t}{LANES}"
-    vector = _vectorisable(spec, expr, ("sum", "prod", "max", "min") + (("argmax", "argmin") if idx == "int" else ()))
-    lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
-    lines += ["    if (get_local_id(0) != 0) return;  /* tasks go to work-groups (their first work-item) */",
-              f"    const {idx} M = K ? n / K : 0, B = (M + {COLUMNS - 1}) / {COLUMNS};",
-              "    if (B * P == 0) return;",
-              f"    const {idx} W = ((M + B - 1) / B + 7) / 8 * 8, C = (K + P - 1) / P;", *_scratch(spec)]
-    task = [f"const {idx} b = t / P, band = t - b * P, j0 = b * W, cw = min(W, M - j0);",
-            f"const {idx} k0 = band * C, k1 = min(k0 + C, K);",
-            f"__global {acc_t}* acc = part + band * M + j0;"]
-    if arg:
-        task.append("__global long* best = part_i + band * M + j0;")
-    task.append(f"for ({idx} c = 0; c < cw; c++) {{ acc[c] = {zero};{' best[c] = -1;' if arg else ''} }}")
-
-    def row(r: int, vector: bool) -> list[str]:
-        """Row ``k + r`` at column ``c``: the body's value as ``x_`` (float8 at c..c+7 if ``vector``)."""
-        if vector:
-            body, value = vector_values(spec, expr, vt, ""), vector_ref(value_ref, vt)
-        else:
-            body, value = _values_at(spec, expr, str(r))
-        return [f"const {idx} g = (k + {r}) * M + j0 + c;", *body,
-                f"const {vt if vector else acc_t} x_ = {value};"]
-
-    def vector_block(rows: int) -> list[str]:
-        """Columns c..c+7 of ``rows`` rows folded in float8 registers, then joined into ``acc``."""
-        out = [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
-               f"    __global {vt}_u* a_ = (__global {vt}_u*)(acc + c);"]
-        if red.op in ("max", "min"):
-            out.append(f"    int{LANES} nn = (int{LANES})(0);")
-            for r in range(rows):
-                out += ["    {", *_indent(row(r, True), 2), f"        s = {_extreme(red.op, 's', 'x_')};",
-                        "        nn |= x_ != x_;", "    }"]
-            return out + [f"    const {vt} p_ = *a_;",
-                          f"    *a_ = select({_extreme(red.op, 'p_', 's')}, ({vt})(NAN), nn | (p_ != p_));", "}"]
-        if not arg:
-            for r in range(rows):
-                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, expr, 's', 'x_')};", "    }"]
-            return out + [f"    const {vt} p_ = *a_;", f"    *a_ = {_step(spec, expr, 'p_', 's')};", "}"]
-        out.append(f"    int{LANES} si = (int{LANES})(-1);")
-        for r in range(rows):
-            out += ["    {", *_indent(row(r, True), 2)]
-            out += [f"        s = x_; si = (int{LANES})(k);"] if r == 0 else [
-                f"        const int{LANES} t_ = {_arg_better(red.op, 'x_', 's')};",
-                f"        s = select(s, x_, t_); si = select(si, (int{LANES})(k + {r}), t_);"]
-            out.append("    }")
-        out += [f"    const {vt} p_ = *a_;",  # a band's first block replaces the identity
-                f"    const int{LANES} t_ = k == k0 ? (int{LANES})(-1) : {_arg_better(red.op, 's', 'p_')};",
-                "    *a_ = select(p_, s, t_);",
-                *[f"    if (t_.s{lane}) best[c + {lane}] = si.s{lane};" for lane in range(LANES)], "}"]
-        return out
-
-    def block(rows: int) -> list[str]:
-        """Fold rows ``k .. k + rows - 1`` of the stripe into ``acc`` (and ``best``)."""
-        out = [line for r in range(rows) for line in _offsets(spec, f"(k + {r}) * M", f"ro{r}_{{i}}")]
-        out.append(f"{idx} c = 0;")
-        if vector:
-            out += vector_block(rows)
-        out += ["for (; c < cw; c++) {", *_indent(_offsets(spec, "j0 + c", "co{i}"))]
-        if rows == 1:  # straight into the partials
-            out += ["    {", *_indent(row(0, False), 2),
-                    *_indent(_fold(spec, expr, "", "x_", "(long)k", "acc[c]", "best[c]"), 2), "    }", "}"]
-            return out
-        out.append(f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""))
-        for r in range(rows):
-            out += ["    {", *_indent(row(r, False), 2),
-                    *_indent(_fold(spec, expr, "", "x_", f"(long)(k + {r})", "s", "si"), 2), "    }"]
-        return out + [*_indent(_fold(spec, expr, "", "s", "si", "acc[c]", "best[c]")), "}"]
-
-    task.append(f"{idx} k = k0;")
-    if vector or not arg:
-        task += [f"for (; k + {ROWS} <= k1; k += {ROWS}) {{", *_indent(block(ROWS)), "}"]
-    task += ["for (; k < k1; k++) {", *_indent(block(1)), "}"]
-    # the last band of stripe b folds the P partials of each of its columns
-    task += ["mem_fence(CLK_GLOBAL_MEM_FENCE);", "if (atomic_inc(done + b) != P - 1) continue;",
-             "mem_fence(CLK_GLOBAL_MEM_FENCE);", "done[b] = 0;"]
-    finish = [f"__global const {acc_t}* pv = part + j0;"] + (["__global const long* pi = part_i + j0;"] if arg else [])
-    finish.append(f"{idx} c = 0;")
-    if vector and not arg:
-        final = "(s / count)" if red.mean else "s"
-        finish += [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
-                   f"    for ({idx} q = 0; q < P; q++) {{",
-                   f"        const {vt} p_ = *(__global const {vt}_u*)(pv + q * M + c);",
-                   f"        s = {_step(spec, expr, 's', 'p_', True)};", "    }",
-                   f"    *(__global {vt}_u*)(out0 + out0_o + j0 + c) = {final};", "}"]
-    finish += ["for (; c < cw; c++) {", f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""),
-               f"    for ({idx} q = 0; q < P; q++) {{",
-               *_indent(_fold(spec, expr, "", "pv[q * M + c]", "pi[q * M + c]", "s", "si"), 2), "    }",
-               *_indent(_final(spec, "s", "si", "j0 + c")), "}"]
-    # as many tasks per work-group as it takes, whatever the launch's work-group size
-    loop = f"for ({idx} t = get_group_id(0); t < B * P; t += get_num_groups(0)) {{"
-    return "\n".join(lines + ["    " + loop, *_indent(task + finish, 2), "    }", "}"])

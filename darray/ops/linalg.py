@@ -257,7 +257,9 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     mag = E.apply("abs", x)
     if ord == 1:
         return R.sum(mag, axis=axes, keepdims=keepdims)
-    if ord == math.inf:
+    if ord == math.inf:  # NumPy: 0 for an empty vector (the largest of no magnitudes, which are >= 0)
+        if 0 in (x.shape[a] for a in (range(x.ndim) if axes is None else axes)):
+            return R.sum(mag, axis=axes, keepdims=keepdims)
         return R.max(mag, axis=axes, keepdims=keepdims)
     if ord == -math.inf:
         return R.min(mag, axis=axes, keepdims=keepdims)

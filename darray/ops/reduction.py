@@ -102,7 +102,10 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     if m == 0 or k == 0:
         from .creation import full
 
-        return full(shape, _EMPTY.get(op, 0), dtype=out_dt, device=x.place)
+        fill = _EMPTY.get(op, 0)
+        if op == "mean" and out_dt.kind == "c":
+            fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
+        return full(shape, fill, dtype=out_dt, device=x.place)
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
