@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from darray.place import _icd
+from darray.place import _icd, _private
 
 LIST_PLATFORMS = """
 import json, os, darray as da
@@ -88,7 +88,7 @@ def test_children_keep_the_same_folder(tmp_path):
 def test_vendors_folder_contents(tmp_path, monkeypatch):
     """The folder holds the loader's usual vendors (an OCL_ICD_VENDORS folder or library) plus
     Intel's, one ``.icd`` file each; the same list gives the same folder."""
-    monkeypatch.setattr(_icd.platformdirs, "user_cache_dir", lambda name: str(tmp_path / "cache"))
+    monkeypatch.setattr(_private, "user_root", lambda: tmp_path / "cache" / "darray")
     monkeypatch.setattr(_icd, "runtime_library", lambda: Path("/opt/intel/libintelocl.so"))
     other = tmp_path / "other"
     other.mkdir()
@@ -101,7 +101,7 @@ def test_vendors_folder_contents(tmp_path, monkeypatch):
     assert folder is not None and os.environ["OCL_ICD_VENDORS"] == str(folder)
     libs = sorted(p.read_text().strip() for p in folder.glob("*.icd"))
     assert libs == ["/opt/intel/libintelocl.so", "/usr/lib/libB.so", "libA.so.1"]
-    assert _icd.register() is None and os.environ["OCL_ICD_VENDORS"] == str(folder)  # already there
+    assert _icd.register() == folder and os.environ["OCL_ICD_VENDORS"] == str(folder)  # already there: kept
 
     monkeypatch.setenv("OCL_ICD_VENDORS", "/some/libvendor.so")  # a library, not a folder
     lib_folder = _icd.register()
@@ -114,7 +114,7 @@ def test_vendors_folder_contents(tmp_path, monkeypatch):
 
 
 def test_nothing_to_register(tmp_path, monkeypatch):
-    monkeypatch.setattr(_icd.platformdirs, "user_cache_dir", lambda name: str(tmp_path / "cache"))
+    monkeypatch.setattr(_private, "user_root", lambda: tmp_path / "cache" / "darray")
     monkeypatch.setenv("OCL_ICD_VENDORS", "/elsewhere")
     monkeypatch.setattr(_icd, "runtime_library", lambda: None)
     assert _icd.register() is None and os.environ["OCL_ICD_VENDORS"] == "/elsewhere"
