@@ -85,14 +85,16 @@ def read(path: Path) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as f:
+    try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
             return None
-        try:
+        with os.fdopen(fd, "rb", closefd=False) as f:
             return f.read()
-        except OSError:
-            return None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def write(path: Path, data: bytes) -> None:
