@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from darray.place import _icd
+from darray.place import _icd, _private
 
 LIST_PLATFORMS = """
 import json, os, darray as da
@@ -88,7 +88,7 @@ def test_children_keep_the_same_folder(tmp_path):
 def test_vendors_folder_contents(tmp_path, monkeypatch):
     """The folder holds the loader's usual vendors (an OCL_ICD_VENDORS folder or library) plus
     Intel's, one ``.icd`` file each; the same list gives the same folder."""
-    monkeypatch.setattr(_icd.platformdirs, "user_cache_dir", lambda name: str(tmp_path / "cache"))
+    monkeypatch.setattr(_private, "user_root", lambda: tmp_path / "cache" / "darray")
     monkeypatch.setattr(_icd, "runtime_library", lambda: Path("/opt/intel/libintelocl.so"))
     other = tmp_path / "other"
     other.mkdir()
@@ -101,7 +101,7 @@ def test_vendors_folder_contents(tmp_path, monkeypatch):
     assert folder is not None and os.environ["OCL_ICD_VENDORS"] == str(folder)
     libs = sorted(p.read_text().strip() for p in folder.glob("*.icd"))
     assert libs == ["/opt/intel/libintelocl.so", "/usr/lib/libB.so", "libA.so.1"]
-    assert _icd.register() is None and os.environ["OCL_ICD_VENDORS"] == str(folder)  # already there
+    assert _icd.register() == folder and os.environ["OCL_ICD_VENDORS"] == str(folder)  # already there: kept
 
     monkeypatch.setenv("OCL_ICD_VENDORS", "/some/libvendor.so")  # a library, not a folder
     lib_folder = _icd.register()
@@ -114,7 +114,7 @@ def test_vendors_folder_contents(tmp_path, monkeypatch):
 
 
 def test_nothing_to_register(tmp_path, monkeypatch):
-    monkeypatch.setattr(_icd.platformdirs, "user_cache_dir", lambda name: str(tmp_path / "cache"))
+    monkeypatch.setattr(_private, "user_root", lambda: tmp_path / "cache" / "darray")
     monkeypatch.setenv("OCL_ICD_VENDORS", "/elsewhere")
     monkeypatch.setattr(_icd, "runtime_library", lambda: None)
     assert _icd.register() is None and os.environ["OCL_ICD_VENDORS"] == "/elsewhere"
@@ -134,3 +134,46 @@ def test_runtime_library_found_from_site_packages(tmp_path, monkeypatch):
     assert _icd.runtime_library() == (tmp_path / "lib" / _icd.LIBRARY).resolve()
     monkeypatch.setattr(sys, "path", [str(tmp_path / "lib" / "python3.x" / "dist-packages")])
     assert _icd.runtime_library() is None
+
+
+PLANTED = """
+import json, os, sys
+import darray as da  # registers: the planted file must be gone before OpenCL starts
+planted = os.path.exists(sys.argv[1])
+print(json.dumps({"vendors": os.environ.get("OCL_ICD_VENDORS"), "planted": planted,
+                  "platforms": [d.platform for d in da.place.devices()]}))
+"""
+
+
+def test_planted_icd_is_removed(tmp_path):
+    """darray's vendors folder holds only what darray wrote: an ``.icd`` planted there (here
+    naming PoCL's library, which would show as a second PoCL platform if loaded) is removed
+    before OpenCL starts, whether this process registers or a parent already pointed
+    OCL_ICD_VENDORS at the folder; an altered list drops the folder's inherited use."""
+    _need_runtime()
+    xdg = tmp_path / "xdg"
+    base = {k: v for k, v in os.environ.items() if k not in ("OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH")}
+    base["XDG_CACHE_HOME"] = str(xdg)
+
+    def run(planted: Path, **env: str) -> dict:
+        proc = subprocess.run([sys.executable, "-c", PLANTED, str(planted)], env={**base, **env}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    first = run(tmp_path / "nothing")
+    folder = Path(first["vendors"])
+    assert folder.parent == xdg / "darray" / "vendors" and folder.stat().st_mode & 0o777 == 0o700
+    ours = {p.name: p.read_bytes() for p in folder.iterdir()}
+    pocl = _pocl_library()
+    for env in ({}, {"OCL_ICD_VENDORS": str(folder)}):
+        (folder / "planted.icd").write_text(f"{pocl or '/nonexistent/libdarray-planted.so'}\n")
+        (folder / "dir.icd").mkdir()
+        again = run(folder / "planted.icd", **env)
+        assert again == {**first, "planted": False}
+        assert {p.name: p.read_bytes() for p in folder.iterdir()} == ours
+
+    (folder / _icd.LIST).write_text(f"{pocl or '/nonexistent/libdarray-planted.so'}\n")  # altered: hash differs
+    (folder / "planted.icd").write_text(f"{pocl or '/nonexistent/libdarray-planted.so'}\n")
+    assert run(folder / "planted.icd", OCL_ICD_VENDORS=str(folder)) == {**first, "planted": False}
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == ours

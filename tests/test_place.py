@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import darray as da
-from darray.place import CLPlace, CPUPlace
+from darray.place import CLPlace, CPUPlace, _icd, _private
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
@@ -164,14 +164,14 @@ def test_use_is_per_thread(cl_place):
 # -- default selection ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("env,want", [("cpu", "cpu"), ("cl:0", "cl:0"), ("cl", "best")])
-def test_default_from_env(cl_place, env, want):
+@pytest.mark.parametrize("env", ["cpu", "cl:N", "cl"])
+def test_default_from_env(cl_place, env):
+    env = env.replace("N", str(cl_place.index))  # a device that passed its probe here
     out = run_python("""
         import darray as da
         print(da.place.default(), da.place.current(), da.zeros(2).place)
     """, DARRAY_DEVICE=env).stdout.split()
-    expect = str(cl_place) if want == "best" else want
-    assert out == [expect] * 3
+    assert out == ["cpu" if env == "cpu" else str(cl_place)] * 3
 
 
 def test_default_without_env_is_best_device(cl_place):
@@ -249,14 +249,76 @@ def test_program_cache_in_memory(cl_place):
 
 
 def test_program_cache_disabled(cl_place, tmp_path):
+    """``DARRAY_CACHE_DIR=""`` keeps no program and no probe verdict on disk: the user's cache
+    stays empty. Only a process that registers Intel's runtime itself (not a child of one that
+    did) writes the ICD vendors folder there, privately: the loader needs it."""
     code = """
         import darray as da
         with da.profile() as p:
             da.place.runtime(da.place.parse("cl")).programs.kernel("__kernel void k(__global int *x) {}", "k")
-        print([c.from_disk for c in p.compiles])
+        print([c.from_disk for c in p.compiles], da.place.probe(da.place.parse("cl").index).cached)
     """
-    assert run_python(code, DARRAY_CACHE_DIR="").stdout.strip() == "[False]"
-    assert run_python(code, DARRAY_CACHE_DIR="").stdout.strip() == "[False]"
+    xdg = tmp_path / "xdg"
+    env = {"DARRAY_CACHE_DIR": "", "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(xdg)}
+    assert run_python(code, **env).stdout.strip() == "[False] False"
+    assert run_python(code, **env).stdout.strip() == "[False] False"
+    assert not (xdg / "darray").exists() and not (tmp_path / "home").exists()
+
+    full = {k: v for k, v in {**os.environ, **env}.items() if k != "OCL_ICD_VENDORS"}
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "[False] False", proc.stderr
+    kept = {p.relative_to(xdg / "darray") for p in (xdg / "darray").rglob("*")}
+    if _icd.runtime_library() is None:
+        assert not kept
+    else:
+        assert {p.parts[0] for p in kept} == {"vendors"}
+        for p in kept:
+            assert (xdg / "darray" / p).stat().st_mode & 0o777 == (0o700 if len(p.parts) < 3 else 0o600)
+
+
+PROGRAMS = """
+    import json
+    import numpy as np, pyopencl as cl, darray as da
+    rt = da.place.runtime(da.place.parse("cl"))
+    keys, values = {}, {}
+    with da.profile() as p:
+        for name, add in zip("abcd", (41, 5, 7, 9)):
+            src = "__kernel void k(__global int *x) { x[get_global_id(0)] += %d; }" % add
+            kernel = rt.programs.kernel(src, "k")
+            x = np.full(3, 2, np.int32)
+            buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=x)
+            queue = cl.CommandQueue(rt.context, rt.device)
+            kernel(queue, (3,), None, buf)
+            cl.enqueue_copy(queue, x, buf)
+            queue.finish()
+            keys[name], values[name] = rt.programs._key(src, ""), x.tolist()
+    disk = {c.key: c.from_disk for c in p.compiles}
+    print(json.dumps({n: [values[n], disk[k]] for n, k in keys.items()}))
+    print(json.dumps(keys))
+"""
+
+
+def test_swapped_or_damaged_binary_is_rebuilt(cl_place, tmp_path):
+    """A cached binary carries the hash of its content and key: one swapped for another
+    program's file or raw binary, or truncated, is built again (right results) and rewritten,
+    never loaded."""
+    def run() -> tuple[dict, dict]:
+        lines = run_python(PROGRAMS, DARRAY_CACHE_DIR=str(tmp_path)).stdout.splitlines()
+        return json.loads(lines[-2]), json.loads(lines[-1])
+
+    want = {"a": [43] * 3, "b": [7] * 3, "c": [9] * 3, "d": [11] * 3}
+    built, keys = run()
+    assert built == {n: [v, False] for n, v in want.items()}
+    files = {n: tmp_path / f"{k}.bin" for n, k in keys.items()}
+    sealed = {n: f.read_bytes() for n, f in files.items()}
+    files["a"].write_bytes(sealed["b"])                                 # another program's file
+    files["c"].write_bytes(sealed["b"][len(_private.MAGIC) + 32:])      # another program's raw binary
+    files["d"].write_bytes(sealed["d"][:len(sealed["d"]) // 2])        # truncated
+    assert run()[0] == {n: [v, n == "b"] for n, v in want.items()}
+    for n, f in files.items():
+        assert _private.unseal(f.read_bytes(), keys[n]) and f.stat().st_mode & 0o777 == 0o600  # rewritten
+    assert run()[0] == {n: [v, True] for n, v in want.items()}
 
 
 def test_corrupt_cache_file_is_rebuilt(cl_place, tmp_path):

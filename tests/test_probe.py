@@ -1,9 +1,10 @@
 """The probe (darray.place._probe): a device is used only after it built and ran a small kernel.
 
 Failing devices are simulated in fresh interpreters by wrapping ``_probe._run`` (the build and
-run) so that one platform fails with a build-log line, as PoCL 3.0 does on CPUs its LLVM does
-not know. Every such run uses its own ``DARRAY_CACHE_DIR`` so no made-up verdict reaches the
-user's cache.
+run) so that one platform fails with a build-log line (as PoCL 3.0 does on CPUs its LLVM does
+not know) that no real runtime prints, so a device failing for real (PoCL on AMD Zen 5) is told
+apart. Every such run uses its own ``DARRAY_CACHE_DIR`` so no made-up verdict reaches the
+user's cache. Which devices pass is asked of the probe, never assumed.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import pytest
 import darray as da
 from darray.place import _discovery, _probe
 
-REASON = "error: unknown target CPU 'generic'"
+REASON = "error: darray test, a simulated build failure"
 FAIL_PLATFORM = """
 from darray.place import _probe
 _real = _probe._run
@@ -144,6 +145,31 @@ print(v.ok, v.cached)
     assert third.stdout.split() == ["False", "False"], third.stderr
     out = _python("from darray.__main__ import main\nmain(['info', '--reprobe'])", tmp_path)
     assert f"cl:{cl_place.index}" in out.stdout and "passed" in out.stdout and REASON not in out.stdout, out.stderr
+
+
+def test_verdict_file_parsed_defensively(cl_place, tmp_path, monkeypatch):
+    """A verdict file is 0600 JSON holding its key; anything else in its place (not JSON, nested
+    past the parser's depth, wrong types, another device's verdict) is ignored and the probe
+    runs again."""
+    info, device = _discovery.found()[cl_place.index]
+    runs = []
+    monkeypatch.setattr(_probe, "_run", lambda dev: runs.append(dev) or _probe.Verdict(True))
+    monkeypatch.setattr(_probe, "_verdicts", {})
+    monkeypatch.setenv("DARRAY_CACHE_DIR", str(tmp_path))
+    assert _probe.verdict(info, device) == _probe.Verdict(True) and len(runs) == 1
+    (path,) = (tmp_path / "probes").glob("*.json")
+    assert path.stat().st_mode & 0o777 == 0o600 and (tmp_path / "probes").stat().st_mode & 0o777 == 0o700
+    good = path.read_bytes()
+    key = json.loads(good)["key"]
+    for bad in (b"not json", b"\xff\xfe", b"[" * 3000, b"[]", json.dumps({"key": key, "ok": "yes", "reason": ""}),
+                json.dumps({"key": key, "ok": True, "reason": 5}), json.dumps({"key": "0" * 32, "ok": False, "reason": ""})):
+        path.write_bytes(bad.encode() if isinstance(bad, str) else bad)
+        _probe._verdicts.clear()
+        assert _probe.verdict(info, device) == _probe.Verdict(True), bad
+    path.write_bytes(good)
+    _probe._verdicts.clear()
+    assert _probe.verdict(info, device) == _probe.Verdict(True, cached=True)
+    assert len(runs) == 8
 
 
 def test_changed_driver_reprobes(cl_place, monkeypatch):

@@ -4,7 +4,8 @@
 current place for the thread. OpenCL is initialised on first use; before that, importing this
 package makes the ICD loader see the CPU runtime darray ships with (``_icd``). Every device
 is listed, but one is used only after it passed the probe (``_probe``: build and run a small
-kernel; the verdict is cached on disk).
+kernel; the verdict is cached on disk). darray's files on disk (programs, verdicts, the ICD
+vendors folder) are private and verified (``_private``).
 """
 from __future__ import annotations
 

@@ -3,14 +3,14 @@
 Some runtimes list a device whose compiler cannot build anything (PoCL 3.0 from pip on CPUs
 newer than its LLVM: ``unknown target CPU 'generic'``). :func:`verdict` builds and runs
 :data:`SOURCE` once per device and keeps the outcome in memory and on disk next to the program
-cache (``<cache>/probes/<key>.json``), keyed by platform, device, vendor, driver, darray's
-version and the probe source, so a later process reads it instead of building.
+cache (``<cache>/probes/<key>.json``, a private file; see ``_private``), keyed by platform,
+device, vendor, driver, darray's version and the probe source, so a later process reads it
+instead of building. A verdict file is plain JSON holding its key; anything else is ignored.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import threading
 from dataclasses import dataclass
@@ -20,8 +20,9 @@ import numpy as np
 import pyopencl as cl
 
 from ..errors import DeviceError
+from . import _private
 from ._discovery import DeviceInfo, found
-from ._programs import _VERSION, build, cache_dir
+from ._programs import _VERSION, build, disk_folder
 
 SOURCE = """__kernel void probe(__global const float *x, __global float *y, __global long *z) {
     size_t i = get_global_id(0);
@@ -66,27 +67,30 @@ def _key(info: DeviceInfo) -> str:
 
 
 def _path(key: str) -> Path | None:
-    folder = cache_dir()
-    return None if folder is None else folder / "probes" / f"{key}.json"
+    folder = disk_folder("probes")
+    return None if folder is None else folder / f"{key}.json"
 
 
 def _read(key: str) -> Verdict | None:
+    """The verdict on disk for ``key``: a JSON object with this key, a bool ``ok`` and a str
+    ``reason``; None for anything else (no file, another device's, unparsable)."""
     path = _path(key)
+    raw = _private.read(path) if path is not None else None
     try:
-        data = json.loads(path.read_text()) if path is not None else None
-        return Verdict(bool(data["ok"]), str(data["reason"]), cached=True) if data else None
-    except (OSError, ValueError, KeyError, TypeError):
+        data = json.loads(raw) if raw is not None and len(raw) < 4096 else None
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
+    if not (isinstance(data, dict) and data.get("key") == key and isinstance(data.get("ok"), bool)
+            and isinstance(data.get("reason"), str)):
+        return None
+    return Verdict(data["ok"], data["reason"][:300], cached=True)
 
 
 def _write(key: str, result: Verdict) -> Verdict:
     path = _path(key)
     if path is not None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"ok": result.ok, "reason": result.reason}))
-            os.replace(tmp, path)
+            _private.write(path, json.dumps({"key": key, "ok": result.ok, "reason": result.reason}).encode())
         except OSError:
             pass  # an unwritable cache only costs the next process a probe
     return result

@@ -10,12 +10,12 @@ import warnings
 from pathlib import Path
 from typing import Iterator
 
-import platformdirs
 import pyopencl as cl
 
 from ..errors import DeviceError, cl_errors
+from . import _private
 
-_VERSION = "0.1.1"  # part of every cache key: bump when what build() adds to a source changes
+_VERSION = "0.1.2"  # part of every cache key: bump when what build() adds to a source or the disk format changes
 # Prepended to every source darray builds: no FMA contraction, so a result never depends on the
 # device, the kernel form or whether the host path computed it (OpenCL's default allows contraction).
 PROLOGUE = "#pragma OPENCL FP_CONTRACT OFF\n"
@@ -26,7 +26,17 @@ def cache_dir() -> Path | None:
     env = os.environ.get("DARRAY_CACHE_DIR")
     if env == "":
         return None
-    return Path(env) if env else Path(platformdirs.user_cache_dir("darray")) / "programs"
+    return Path(env) if env else _private.user_root() / "programs"
+
+
+def disk_folder(*sub: str) -> Path | None:
+    """:func:`cache_dir` (or ``sub`` under it) made private (see ``_private.folder``; the root it
+    checks is ``DARRAY_CACHE_DIR`` or darray's user cache dir); None when nothing is kept on disk."""
+    where = cache_dir()
+    if where is None:
+        return None
+    root = where if os.environ.get("DARRAY_CACHE_DIR") else _private.user_root()
+    return _private.folder(where.joinpath(*sub), root, "the program cache")
 
 
 @contextlib.contextmanager
@@ -57,7 +67,9 @@ class ProgramCache:
     """Builds OpenCL programs once per (source, options) for one context and device.
 
     Built programs are kept in memory for the life of the context's runtime and their
-    binaries on disk, so a second process loads instead of compiling.
+    binaries on disk, so a second process loads instead of compiling. A binary on disk is
+    sealed with the hash of its content and its key (``_private.seal``): one that does not
+    match (swapped, truncated, corrupt) is never loaded but built again and rewritten.
     """
 
     def __init__(self, context: cl.Context, device: cl.Device, ident: str) -> None:
@@ -100,25 +112,23 @@ class ProgramCache:
 
         t0 = time.perf_counter()
         key = self._key(source, options)
-        folder = cache_dir()
+        folder = disk_folder()
         path = folder / f"{key}.bin" if folder else None
-        if path is not None and path.exists():
+        binary = _private.unseal(_private.read(path), key) if path is not None else None
+        if binary is not None:
             try:
                 with _quiet():
-                    prg = cl.Program(self._context, [self._device], [path.read_bytes()]).build(options)
+                    prg = cl.Program(self._context, [self._device], [binary]).build(options)
                 if not prg.get_info(cl.program_info.KERNEL_NAMES):
                     raise OSError("cached binary holds no kernels")  # seen with PoCL 3.0: rebuild
                 record_compile(key, time.perf_counter() - t0, from_disk=True)
                 return prg
             except (cl.Error, OSError):
-                pass  # stale or foreign binary: rebuild from source
+                pass  # a binary the runtime no longer takes: rebuild from source
         prg = build(self._context, self._device, source, options)
         if path is not None:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_bytes(prg.binaries[0])
-                os.replace(tmp, path)
+                _private.write(path, _private.seal(prg.binaries[0], key))
             except OSError:
                 pass  # a read-only cache dir only costs the next process a build
         record_compile(key, time.perf_counter() - t0, from_disk=False)
