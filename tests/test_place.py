@@ -248,6 +248,18 @@ def test_program_cache_in_memory(cl_place):
     assert k3 is not k1
 
 
+def test_program_cache_key_has_compiler_settings(cl_place, monkeypatch):
+    """Intel's CPU compiler reads CL_CONFIG_* variables (target ISA, vectoriser options): a binary
+    built under other settings is not loaded from disk."""
+    programs = da.place.runtime(cl_place).programs
+    src = "__kernel void k(__global float *x) { x[0] = 1; }"
+    before = programs._key(src, "")
+    monkeypatch.setenv("CL_CONFIG_CPU_TARGET_ARCH", "corei7")
+    assert programs._key(src, "") != before
+    monkeypatch.delenv("CL_CONFIG_CPU_TARGET_ARCH")
+    assert programs._key(src, "") == before
+
+
 def test_program_cache_disabled(cl_place, tmp_path):
     """``DARRAY_CACHE_DIR=""`` keeps no program and no probe verdict on disk: the user's cache
     stays empty. Only a process that registers Intel's runtime itself (not a child of one that

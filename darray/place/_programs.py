@@ -102,7 +102,9 @@ class ProgramCache:
 
     def _key(self, source: str, options: str) -> str:
         h = hashlib.sha256()
-        for part in (source, options, self._ident, _VERSION):
+        # Intel's CPU compiler takes settings from CL_CONFIG_* variables (target ISA, LLVM options): they change binaries
+        config = ";".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("CL_CONFIG_"))
+        for part in (source, options, self._ident, config, _VERSION):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
