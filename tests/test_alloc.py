@@ -425,7 +425,8 @@ def consistent(pool: Pool) -> dict:
     s = pool.stats()
     assert s["in_use_bytes"] + s["cached_bytes"] == s["reserved_bytes"] <= s["limit_bytes"], s
     assert s["reserved_bytes"] == sum(seg.size for seg in pool.segments) and s["segments"] == len(pool.segments)
-    assert sum(pool.held.values()) == s["in_use_bytes"] and all(n > 0 for n in pool.held.values())
+    with pool.lock:
+        assert sum(pool.holders().values()) == s["in_use_bytes"]
     return s
 
 
@@ -460,7 +461,7 @@ def test_small_limit_is_usable_up_to_its_size(small_pool):
     assert again.nbytes == 7 * MiB + 512 * KiB and consistent(small_pool)["in_use_bytes"] == 7 * MiB + 576 * KiB
     del again, scratch
     small_pool.empty_cache()
-    assert consistent(small_pool)["reserved_bytes"] == 0 and not small_pool.held
+    assert consistent(small_pool)["reserved_bytes"] == 0 and not small_pool.holders()
 
 
 def _holder(pool: Pool, nbytes: int, hold: threading.Event, then: int = 0) -> tuple[threading.Thread, list]:

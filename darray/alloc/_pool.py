@@ -33,18 +33,21 @@ if TYPE_CHECKING:
 WAIT_S = 5.0             # seconds a failed request waits for other threads' frees, at most
 _POLL_S = 0.05           # seconds between retries while waiting
 _MASK = CLASS - 1
+_ident = threading.get_ident
 
 Pending = dict  # stream id -> (stream, seq, event); see darray.sched
 
 
 class _Segment:
     """One OpenCL buffer of the pool; ``host``: the host memory it is made over (host-backed
-    runtimes, see ``Runtime.host_backed``), else None."""
+    runtimes, see ``Runtime.host_backed``), else None; ``first``: its block at offset 0 (splits
+    and merges keep that block), the head of its list of blocks."""
 
-    __slots__ = ("buffer", "size", "large", "host")
+    __slots__ = ("buffer", "size", "large", "host", "first")
 
     def __init__(self, buffer: cl.Buffer, size: int, large: bool, host: np.ndarray | None) -> None:
         self.buffer, self.size, self.large, self.host = buffer, size, large, host
+        self.first: _Block | None = None
 
 
 class _Block:
@@ -120,11 +123,10 @@ class Pool:
 
     ``limit``: the cap in bytes (default: ``DARRAY_MEMORY_LIMIT``, else the device's memory);
     what counts against it is ``reserved``, the bytes of the OpenCL buffers the pool holds.
-    ``held`` counts the bytes in use per thread that took them, for the out-of-memory wait.
     """
 
     __slots__ = ("rt", "lock", "cond", "deferred", "cached", "free_small", "free_large", "segments", "limit",
-                 "max_alloc", "segment", "small_limit", "held", "waiting", "wait_s", "reserved", "in_use", "peak",
+                 "max_alloc", "segment", "small_limit", "waiting", "wait_s", "reserved", "in_use", "peak",
                  "n_allocations", "n_hits", "n_device", "n_frees", "n_oom", "n_waits")
 
     def __init__(self, rt: "Runtime", limit: int | None = None) -> None:
@@ -140,8 +142,7 @@ class Pool:
         self.max_alloc = rt.info.max_alloc_bytes
         self.segment = segment_size(limit)
         self.small_limit = self.segment // 2
-        self.held: dict[int, int] = {}   # thread id -> bytes of the blocks in use it took
-        self.waiting: set[int] = set()   # ids of the threads waiting for frees
+        self.waiting: set[int] = set()  # ids of the threads waiting for frees
         self.wait_s = WAIT_S
         self.reserved = self.in_use = self.peak = 0
         self.n_allocations = self.n_hits = self.n_device = self.n_frees = self.n_oom = self.n_waits = 0
@@ -173,9 +174,7 @@ class Pool:
                     block = self._grow(size)
             if hit:
                 self.n_hits += 1
-            block.owner = tid = threading.get_ident()
-            held = self.held
-            held[tid] = held.get(tid, 0) + block.size
+            block.owner = _ident()
             in_use = self.in_use = self.in_use + block.size
             if in_use > self.peak:
                 self.peak = in_use
@@ -233,12 +232,6 @@ class Pool:
         block.pending = pending
         self.in_use -= block.size
         self.n_frees += 1
-        held, owner = self.held, block.owner
-        left = held[owner] - block.size
-        if left:
-            held[owner] = left
-        else:
-            del held[owner]
         stack = self.cached.get(block.want)
         if stack is None:
             self.cached[block.want] = [block]
@@ -344,7 +337,8 @@ class Pool:
         self.segments.append(seg)
         self.reserved += seg.size
         self.n_device += 1
-        self._list(_Block(seg, 0, seg.size))
+        seg.first = _Block(seg, 0, seg.size)
+        self._list(seg.first)
         return self._take(size)  # type: ignore[return-value]
 
     def _out_of_memory(self, size: int, large: bool) -> _Block:
@@ -353,7 +347,7 @@ class Pool:
         each. Then collect garbage, wait for pending work, release and retry once more; then
         ``MemoryError``. (A full collection is slow: it comes after the waits.)"""
         self.n_oom += 1
-        me, start, waits = threading.get_ident(), time.monotonic(), 0
+        me, start, waits = _ident(), time.monotonic(), 0
         block = self._retry(size, large)
         while block is None:
             left = start + self.wait_s - time.monotonic()
@@ -399,7 +393,19 @@ class Pool:
     def _others_hold(self, me: int) -> bool:
         """Whether a live thread other than ``me`` holds blocks and is not waiting for frees itself."""
         alive = {t.ident for t in threading.enumerate()}
-        return any(tid != me and tid in alive and tid not in self.waiting for tid in self.held)
+        return any(tid != me and tid in alive and tid not in self.waiting for tid in self.holders())
+
+    def holders(self) -> dict[int, int]:
+        """Thread id -> bytes of the blocks in use that it took (a walk over every block; for the
+        out-of-memory path and tests, under the lock, after ``_drain``)."""
+        out: dict[int, int] = {}
+        for seg in self.segments:
+            block = seg.first
+            while block is not None:
+                if block.pending is None:  # handed out
+                    out[block.owner] = out.get(block.owner, 0) + block.size
+                block = block.next
+        return out
 
     def _create(self, nbytes: int) -> tuple[cl.Buffer | None, np.ndarray | None]:
         """A new OpenCL buffer (made over page-aligned host memory on host-backed runtimes) and
