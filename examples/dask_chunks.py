@@ -5,8 +5,13 @@ limit, chunk by chunk, then the same graph on a two-process LocalCluster; checke
 
 The device is capped with DARRAY_MEMORY_LIMIT (set below, before darray is imported) to a
 quarter of the array, so the array never sits on the device whole: Dask moves one chunk at a
-time there (``map_blocks(da.asarray)``) and the matmul's result blocks back to the host
-(``map_blocks(da.DArray.get)``). The peak device memory comes from ``da.alloc.stats()``.
+time there (``map_blocks(da.asarray)``) for the reductions, and each task of ``x @ x.T`` moves
+its pairs of blocks there, multiplies them and brings the product back to the host (a device
+chunk that many tasks share would stay on the device until the last of them ran, and Dask's
+own matmul shares every chunk among a row and a column of products). At most ``THREADS``
+tasks run at once, so the chunks in flight fit the limit; an allocation that finds the
+limit taken by another thread's chunks waits for them (see ``darray.alloc``). The peak
+device memory comes from ``da.alloc.stats()``.
 """
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ import functools
 import os
 import time
 
-SIZES = {"small": (512, 128), "full": (4096, 1024)}  # (n, chunk): the array is n x n float32
+SIZES = {"small": (512, (128, 32)), "full": (4096, (1024, 256))}  # (n, chunk): the array is n x n float32
+THREADS = 2  # Dask's threads: two tasks of x @ x.T hold 12 MiB at most (two 1 MiB chunks and a 4 MiB product each)
 
 n_full, _ = SIZES["full"]
 os.environ.setdefault("DARRAY_MEMORY_LIMIT", str(n_full * n_full * 4 // 4))
@@ -27,11 +33,23 @@ import darray as da  # noqa: E402
 from _cli import run  # noqa: E402  (examples/_cli.py)
 
 
-def graph(h: np.ndarray, chunk: int, device: str | None = None) -> dict:
+def product_block(rows: list[np.ndarray], cols: list[np.ndarray], device: str | None = None) -> np.ndarray:
+    """Block (i, j) of ``x @ x.T`` from the host blocks x[i, k] (``rows``) and x[j, k] (``cols``):
+    each pair multiplied on ``device``, the products summed on the host."""
+    out = None
+    for a, b in zip(rows, cols):
+        p = (da.asarray(a, device=device) @ da.asarray(b, device=device).T).get()
+        out = p if out is None else np.add(out, p, out=out)
+    return out
+
+
+def graph(h: np.ndarray, chunk: tuple[int, int], device: str | None = None) -> dict:
     """The Dask computations over ``h`` with darray chunks (moved to ``device`` block by block)."""
     to_device = functools.partial(da.asarray, device=device)
-    x = dka.from_array(h, chunks=(chunk, chunk)).map_blocks(to_device, dtype=h.dtype, meta=da.empty((0, 0)))
-    product = (x @ x.T).map_blocks(da.DArray.get, dtype=h.dtype, meta=np.empty((0, 0), h.dtype))
+    xh = dka.from_array(h, chunks=chunk)
+    x = xh.map_blocks(to_device, dtype=h.dtype, meta=da.empty((0, 0)))
+    product = dka.blockwise(product_block, "ij", xh, "ik", xh, "jk", dtype=h.dtype, concatenate=False,
+                            meta=np.empty((0, 0), h.dtype), device=device)
     return {"sum": x.sum(), "mean": x.mean(axis=0), "max": x.max(axis=1), "var": x.var(), "x @ x.T": product}
 
 
@@ -58,11 +76,11 @@ def main(small: bool = False, device: str | None = None, no_cluster: bool = Fals
     limit = da.alloc.stats(place)["limit_bytes"]
     want = expected(h)
     t0 = time.perf_counter()
-    got = dask.compute(graph(h, chunk, device), scheduler="threads")[0]
+    got = dask.compute(graph(h, chunk, device), scheduler="threads", num_workers=THREADS)[0]
     seconds = time.perf_counter() - t0
     check(got, want, "threads")
     peak = da.alloc.stats(place)["peak_bytes"]
-    print(f"dask_chunks: {n}x{n} float32 ({h.nbytes >> 20} MiB) in {chunk}x{chunk} darray chunks on {place}, "
+    print(f"dask_chunks: {n}x{n} float32 ({h.nbytes >> 20} MiB) in {chunk[0]}x{chunk[1]} darray chunks on {place}, "
           f"device limit {limit >> 20} MiB: sum, mean, max, var and x @ x.T in {seconds:.2f} s (threads), "
           f"peak device memory {peak >> 20} MiB, answers match NumPy")
     assert small or h.nbytes > limit > 0, "the array should not fit the device's limit"

@@ -7,12 +7,14 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import numpy as np
 import pytest
 
 import darray as da
 from darray.alloc import CLASS, Pool, parse_bytes, round_class
+from darray.alloc._sizes import segment_size
 from darray.place import runtime
 from helpers import assert_same, run_threads
 
@@ -405,3 +407,173 @@ def test_memory_limit_formats(cl_place):
         assert int(proc.stdout) == want
     proc = run_python(code, DARRAY_MEMORY_LIMIT="plenty")
     assert proc.returncode != 0 and "DARRAY_MEMORY_LIMIT" in proc.stderr
+
+
+# -- a small limit (in-process: a private pool with its own limit) ------------------------------
+
+
+@pytest.fixture
+def small_pool(cl_place):
+    """A private pool capped at 8 MiB."""
+    p = Pool(runtime(cl_place), limit=8 * MiB)
+    yield p
+    p.empty_cache()
+
+
+def consistent(pool: Pool) -> dict:
+    """The pool's stats, checked against its segments and its per-thread counts."""
+    s = pool.stats()
+    assert s["in_use_bytes"] + s["cached_bytes"] == s["reserved_bytes"] <= s["limit_bytes"], s
+    assert s["reserved_bytes"] == sum(seg.size for seg in pool.segments) and s["segments"] == len(pool.segments)
+    with pool.lock:
+        assert sum(pool.holders().values()) == s["in_use_bytes"]
+    return s
+
+
+def test_segment_size_scales_with_a_small_limit():
+    assert segment_size(8 * MiB) == 256 * KiB and segment_size(9 * MiB) == 256 * KiB  # a power of two
+    assert segment_size(16 * MiB) == 512 * KiB
+    assert segment_size(64 * MiB) == segment_size(1 << 40) == 2 * MiB
+    assert segment_size(100 * KiB) == segment_size(0) == 64 * KiB
+    assert parse_bytes("8MiB") == parse_bytes("8 MiB") == parse_bytes("8mb") == 8 * MiB
+
+
+def test_small_limit_is_usable_up_to_its_size(small_pool):
+    arrays = [small_pool.allocate(n) for n in (3 * MiB, MiB, 100 * KiB, 2 * MiB + 1)]
+    scratch = small_pool.allocate(64 * KiB)  # an internal block left in use, as a reduction's scratch
+    s = consistent(small_pool)
+    assert s["cached_bytes"] < 512 * KiB  # segments close to the requests, not rounded to 2 MiB
+    del arrays
+    big = small_pool.allocate(7 * MiB)  # releases the free segments: only the scratch's small one stays
+    s = consistent(small_pool)
+    assert s["in_use_bytes"] == 7 * MiB + 64 * KiB and s["reserved_bytes"] == 7 * MiB + 256 * KiB
+    assert s["oom_retries"] == 1 and s["oom_waits"] == 0
+    for request in (2 * MiB, 9 * MiB):  # over what is left, over the limit itself
+        with pytest.raises(MemoryError) as err:
+            small_pool.allocate(request)
+        for part in (f"requested {request} bytes", f"in use {7 * MiB + 64 * KiB}", "cached 196608",
+                     "limit 8388608", str(small_pool.rt.place)):
+            assert part in str(err.value), str(err.value)
+        assert "waited" not in str(err.value)  # no other thread holds memory: no wait
+        consistent(small_pool)
+    del big
+    again = small_pool.allocate(7 * MiB + 512 * KiB)  # the next call works
+    assert again.nbytes == 7 * MiB + 512 * KiB and consistent(small_pool)["in_use_bytes"] == 7 * MiB + 576 * KiB
+    del again, scratch
+    small_pool.empty_cache()
+    assert consistent(small_pool)["reserved_bytes"] == 0 and not small_pool.holders()
+
+
+def _holder(pool: Pool, nbytes: int, hold: threading.Event, then: int = 0) -> tuple[threading.Thread, list]:
+    """A thread that allocates ``nbytes`` and keeps them until ``hold`` is set (then, with
+    ``then``, requests that many bytes more before it frees everything); its results in the list."""
+    out: list = []
+    took = threading.Event()
+
+    def run() -> None:
+        try:
+            blocks = [pool.allocate(nbytes)]
+            took.set()
+            if then:
+                blocks.append(pool.allocate(then))
+                out.append(blocks[-1].nbytes)
+            hold.wait(30)
+            blocks.clear()
+        except MemoryError as err:  # reported in ``out``
+            out.append(err)
+        finally:
+            took.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert took.wait(30)
+    return t, out
+
+
+def test_a_failed_request_waits_for_another_threads_frees(small_pool):
+    hold = threading.Event()
+    t, _ = _holder(small_pool, 6 * MiB, hold)
+    threading.Timer(0.2, hold.set).start()
+    start = time.monotonic()
+    got = small_pool.allocate(4 * MiB)  # fits only once the other thread has freed its 6 MiB
+    assert time.monotonic() - start >= 0.15 and got.nbytes == 4 * MiB
+    t.join(30)
+    s = consistent(small_pool)
+    assert s["oom_waits"] == 1 and s["in_use_bytes"] == 4 * MiB
+
+
+def test_the_wait_is_bounded(small_pool):
+    small_pool.wait_s = 0.3
+    hold = threading.Event()
+    t, _ = _holder(small_pool, 6 * MiB, hold)
+    start = time.monotonic()
+    with pytest.raises(MemoryError, match=r"requested 4194304 bytes.*waited 0\.[3-9] s") as err:
+        small_pool.allocate(4 * MiB)
+    assert time.monotonic() - start >= 0.3 and "in use 6291456" in str(err.value)
+    hold.set()
+    t.join(30)
+    assert small_pool.allocate(4 * MiB).nbytes == 4 * MiB  # the next call works
+    assert consistent(small_pool)["oom_waits"] == 1
+
+
+def test_threads_that_all_wait_do_not_wait_for_each_other(small_pool):
+    """A thread waiting for memory frees nothing: a request that only waiting threads could
+    serve fails at once, and its caller's free lets the waiting thread go on."""
+    mine = small_pool.allocate(3 * MiB)
+    hold = threading.Event()
+    t, out = _holder(small_pool, 4 * MiB, hold, then=3 * MiB)  # waits: this thread holds 3 MiB
+    deadline = time.monotonic() + 30
+    while not small_pool.waiting and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert small_pool.waiting
+    with pytest.raises(MemoryError) as err:
+        small_pool.allocate(3 * MiB)
+    assert "waited" not in str(err.value)
+    del mine  # the waiting thread gets its 3 MiB now
+    hold.set()
+    t.join(30)
+    assert out == [3 * MiB]
+    s = consistent(small_pool)
+    assert s["in_use_bytes"] == 0 and s["oom_waits"] == 1
+
+
+LIMIT_SCRIPT = """
+import gc, numpy as np, darray as da
+place = da.place.parse("cl")
+MiB = 1024 * 1024
+def consistent():
+    s = da.alloc.stats(place)
+    assert s["in_use_bytes"] + s["cached_bytes"] == s["reserved_bytes"] <= s["limit_bytes"], s
+    return s
+arrays = [da.ones(n, dtype=da.float32, device=place) for n in (MiB // 4, MiB // 2, 300_000)]
+total = float(arrays[1].sum())                  # a reduction: its scratch block stays
+small = (arrays[0][:100] * 2 + 1).get()         # a small op
+consistent()
+del arrays
+gc.collect()
+big = da.full((7 * MiB,), 3, dtype=da.uint8, device=place)
+print("BIG", int(big[-1]), total, small[-1])
+print("STATS", *(consistent()[k] for k in ("in_use_bytes", "reserved_bytes", "limit_bytes")))
+try:
+    da.empty((2 * MiB,), dtype=da.uint8, device=place)
+except MemoryError as err:
+    print("ERR", err)
+print("NEXT", float(da.ones(1000, device=place).sum()), int(big[123]))
+del big
+again = da.full((7 * MiB,), 5, dtype=da.uint8, device=place)
+print("AGAIN", int(again[-1]), consistent()["in_use_bytes"] - 7 * MiB)
+"""
+
+
+def test_a_7_mib_array_fits_an_8_mib_limit(cl_place):
+    proc = run_python(LIMIT_SCRIPT, DARRAY_MEMORY_LIMIT="8MiB")
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.strip().splitlines())
+    assert lines["BIG"].split() == ["3", str(float(MiB // 2)), "3.0"]
+    in_use, reserved, limit = map(int, lines["STATS"].split())
+    assert limit == 8 * MiB and 7 * MiB < in_use <= reserved <= limit
+    for part in ("requested 2097152 bytes", "in use", "cached", "limit 8388608 bytes"):
+        assert part in lines["ERR"], lines["ERR"]
+    assert lines["NEXT"].split() == ["1000.0", "3"]
+    again, extra = lines["AGAIN"].split()
+    assert again == "5" and 0 < int(extra) < MiB  # the internal blocks, well under a segment of 2 MiB

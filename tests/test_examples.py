@@ -1,7 +1,9 @@
-"""Every script in examples/ runs with its small sizes (a smoke test; each checks itself against NumPy)."""
+"""Every script in examples/ runs with its small sizes (a smoke test; each checks itself against NumPy);
+the out-of-core Dask example runs at its full size too."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +18,27 @@ def test_examples_exist():
     assert {p.stem for p in EXAMPLES} >= {"mlp", "heat", "fft_convolution", "sparse_cg", "dask_chunks"}
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_runs(path):
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}  # the script's folder on the path: _cli
-    proc = subprocess.run([sys.executable, str(path), "--small"], capture_output=True, text=True, timeout=600, env=env)
+def run_example(path: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python path *args`` from ``cwd``, the script's folder on its path (for ``_cli``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    proc = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=600, env=env,
+                          cwd=cwd)
     assert proc.returncode == 0, f"{path.name} failed:\n{proc.stdout}\n{proc.stderr}"
     assert proc.stdout.startswith(f"{path.stem}:"), proc.stdout
+    return proc
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_runs(path, tmp_path):
+    run_example(path, "--small", cwd=tmp_path)
+
+
+def test_dask_chunks_at_full_size(tmp_path, monkeypatch):
+    """64 MiB in chunks under the example's own 16 MiB device limit, with Dask's threads and on a
+    two-process LocalCluster: the device's peak stays within the limit and nothing runs out."""
+    pytest.importorskip("dask.distributed")
+    monkeypatch.delenv("DARRAY_MEMORY_LIMIT", raising=False)
+    proc = run_example(EXAMPLES[0].parent / "dask_chunks.py", cwd=tmp_path)
+    m = re.search(r"device limit (\d+) MiB: .* peak device memory (\d+) MiB", proc.stdout)
+    assert m and int(m.group(1)) == 16 and int(m.group(2)) <= 16, proc.stdout
+    assert "LocalCluster of 2 worker processes" in proc.stdout

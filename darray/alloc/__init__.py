@@ -1,7 +1,18 @@
 """Allocations: every device buffer comes from the caching allocator of its place.
 
 ``stats(place)`` reports in-use, cached and peak bytes and counters; ``empty_cache(place)``
-returns cached memory to OpenCL. ``DARRAY_MEMORY_LIMIT`` (bytes or ``"512MB"``) caps a place.
+returns cached memory to OpenCL. ``DARRAY_MEMORY_LIMIT`` (bytes, or ``"512MB"``, ``"8 MiB"``)
+caps each OpenCL place: what counts is the bytes of the OpenCL buffers its pool holds, and
+under a small limit those are sized close to the requests (see ``_pool``).
+
+A request the pool cannot serve releases the cached memory and retries. If other threads
+hold memory then (and are not themselves waiting for memory), it waits for their frees,
+retrying after each, for up to 5 seconds (``Pool.wait_s``): with Dask's threads, a chunk
+that does not fit waits for another task's chunks to go. Then garbage is collected, pending
+work waited for, and a last retry made; a request that still fails raises ``MemoryError``
+with the requested, in-use, cached and limit bytes. ``stats`` counts the failed requests
+(``oom_retries``) and those that waited (``oom_waits``).
+
 ``DARRAY_CHECK_BOUNDS=1`` puts guard bytes around every block (see ``_guard``).
 """
 from __future__ import annotations
@@ -13,7 +24,8 @@ import numpy as np
 
 from .. import _staging
 from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
-from ._pool import CLASS, Allocation, Pool, parse_bytes, round_class
+from ._pool import Allocation, Pool
+from ._sizes import CLASS, parse_bytes, round_class
 
 __all__ = ["Allocation", "HostAllocation", "allocate", "stats", "empty_cache", "pool", "CLASS", "round_class", "parse_bytes"]
 

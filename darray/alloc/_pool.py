@@ -1,20 +1,22 @@
 """Caching allocator for one OpenCL place: 512-byte classes, segments split and merged.
 
-Requests up to ``SMALL_LIMIT`` come from 2 MiB segments of a small pool; larger ones from
-segments of their own size (rounded to 2 MiB) in a large pool, split only when the rest is
-large too. A freed block keeps the events of the kernels that last touched it; whoever
-gets the block next starts from those events, so its first writer waits for them.
+Segments are 2 MiB, or smaller under a small limit (``_sizes.segment_size``: at most a 32nd
+of it), so a small block left in use pins little of the limit. Requests up to half a segment
+come from segments of a small pool; larger ones from segments of their own size (rounded up
+to a segment, unless the rounding would pass the limit) in a large pool, split only when the
+rest is large too. A freed block keeps the events of the kernels that last touched it;
+whoever gets the block next starts from those events, so its first writer waits for them.
 Freed blocks are stacked per size class and merged with their neighbours only when a
-request finds no stack of its class and no free block large enough (see ``Pool``).
+request finds no stack of its class and no free block large enough (see ``Pool``); the
+out-of-memory path is ``Pool._out_of_memory``.
 """
 from __future__ import annotations
 
 import bisect
 import gc
 import itertools
-import os
-import re
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,46 +26,37 @@ from ..errors import cl_errors
 from ..place._runtime import page_aligned
 from ..sched._profile import _active, record_allocation
 from . import _guard
+from ._sizes import CLASS, env_limit, segment_size
 
 if TYPE_CHECKING:
     from ..place import Runtime
 
-CLASS = 512
-SMALL_LIMIT = 1 << 20
-SEGMENT = 2 << 20
+WAIT_S = 5.0             # seconds a failed request waits for other threads' frees, at most
+_POLL_S = 0.05           # seconds between retries while waiting
 _MASK = CLASS - 1
+_ident = threading.get_ident
 
 Pending = dict  # stream id -> (stream, seq, event); see darray.sched
 
 
-def round_class(nbytes: int) -> int:
-    return max(CLASS, -(-nbytes // CLASS) * CLASS)
-
-
-def parse_bytes(text: str) -> int:
-    """``"512MB"``, ``"2GiB"``, ``"1000"`` -> bytes (KB/MB/GB are powers of 1024 as well)."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*", text.lower())
-    if not m:
-        raise ValueError(f"darray alloc: cannot parse DARRAY_MEMORY_LIMIT={text!r}; use bytes or e.g. '512MB'")
-    scale = 1024 ** " kmgt".index(m.group(2) or " ")
-    return int(float(m.group(1)) * scale)
-
-
 class _Segment:
     """One OpenCL buffer of the pool; ``host``: the host memory it is made over (host-backed
-    runtimes, see ``Runtime.host_backed``), else None."""
+    runtimes, see ``Runtime.host_backed``), else None; ``first``: its block at offset 0 (splits
+    and merges keep that block), the head of its list of blocks."""
 
-    __slots__ = ("buffer", "size", "large", "host")
+    __slots__ = ("buffer", "size", "large", "host", "first")
 
     def __init__(self, buffer: cl.Buffer, size: int, large: bool, host: np.ndarray | None) -> None:
         self.buffer, self.size, self.large, self.host = buffer, size, large, host
+        self.first: _Block | None = None
 
 
 class _Block:
     """A piece of a segment. ``free``: listed in the pool's sorted free lists (mergeable);
-    ``want``: the size class it was last handed out for (its key in the pool's ``cached``)."""
+    ``want``: the size class it was last handed out for (its key in the pool's ``cached``);
+    ``owner``: the id of the thread it was last handed out to."""
 
-    __slots__ = ("segment", "buffer", "offset", "size", "free", "prev", "next", "pending", "key", "want")
+    __slots__ = ("segment", "buffer", "offset", "size", "free", "prev", "next", "pending", "key", "want", "owner")
     _ids = itertools.count()
 
     def __init__(self, segment: _Segment, offset: int, size: int) -> None:
@@ -74,6 +67,7 @@ class _Block:
         self.pending: Pending | None = {}  # None while handed out (the Allocation holds the entries)
         self.key = (size, next(self._ids))
         self.want = size
+        self.owner = 0
 
 
 def merge_pending(a: Pending, b: Pending) -> Pending:
@@ -127,24 +121,32 @@ class Pool:
     free lists; when that fails too, every stacked block is merged with its free neighbours
     into the sorted lists (``_flush``) and the search runs again before a segment is added.
     ``empty_cache`` and the out-of-memory path flush as well.
+
+    ``limit``: the cap in bytes (default: ``DARRAY_MEMORY_LIMIT``, else the device's memory);
+    what counts against it is ``reserved``, the bytes of the OpenCL buffers the pool holds.
     """
 
-    __slots__ = ("rt", "lock", "deferred", "cached", "free_small", "free_large", "segments", "limit", "max_alloc",
-                 "reserved", "in_use", "peak", "n_allocations", "n_hits", "n_device", "n_frees", "n_oom")
+    __slots__ = ("rt", "lock", "cond", "deferred", "cached", "free_small", "free_large", "segments", "limit",
+                 "max_alloc", "segment", "small_limit", "waiting", "wait_s", "reserved", "in_use", "peak",
+                 "n_allocations", "n_hits", "n_device", "n_frees", "n_oom", "n_waits")
 
-    def __init__(self, rt: "Runtime") -> None:
+    def __init__(self, rt: "Runtime", limit: int | None = None) -> None:
         self.rt = rt
         self.lock = threading.Lock()
+        self.cond = threading.Condition(self.lock)  # notified on frees while a request waits
         self.deferred: list[tuple[_Block, Pending]] = []  # frees that found the lock taken
         self.cached: dict[int, list[_Block]] = {}         # size class -> freed blocks, not merged yet
         self.free_small: list[tuple[tuple[int, int], _Block]] = []
         self.free_large: list[tuple[tuple[int, int], _Block]] = []
         self.segments: list[_Segment] = []
-        env = os.environ.get("DARRAY_MEMORY_LIMIT", "").strip()
-        self.limit = parse_bytes(env) if env else rt.info.global_mem_bytes
+        self.limit = limit = env_limit(rt.info.global_mem_bytes) if limit is None else limit
         self.max_alloc = rt.info.max_alloc_bytes
+        self.segment = segment_size(limit)
+        self.small_limit = self.segment // 2
+        self.waiting: set[int] = set()  # ids of the threads waiting for frees
+        self.wait_s = WAIT_S
         self.reserved = self.in_use = self.peak = 0
-        self.n_allocations = self.n_hits = self.n_device = self.n_frees = self.n_oom = 0
+        self.n_allocations = self.n_hits = self.n_device = self.n_frees = self.n_oom = self.n_waits = 0
 
     # -- public -------------------------------------------------------------------
     def allocate(self, nbytes: int) -> Allocation:
@@ -173,6 +175,7 @@ class Pool:
                     block = self._grow(size)
             if hit:
                 self.n_hits += 1
+            block.owner = _ident()
             in_use = self.in_use = self.in_use + block.size
             if in_use > self.peak:
                 self.peak = in_use
@@ -225,7 +228,8 @@ class Pool:
             return {"place": str(self.rt.place), "in_use_bytes": self.in_use, "cached_bytes": self.reserved - self.in_use,
                     "reserved_bytes": self.reserved, "peak_bytes": self.peak, "limit_bytes": self.limit,
                     "segments": len(self.segments), "allocations": self.n_allocations, "cache_hits": self.n_hits,
-                    "device_allocations": self.n_device, "frees": self.n_frees, "oom_retries": self.n_oom}
+                    "device_allocations": self.n_device, "frees": self.n_frees, "oom_retries": self.n_oom,
+                    "oom_waits": self.n_waits}
 
     # -- internals (under the lock) -------------------------------------------------
     def _cache(self, block: _Block, pending: Pending) -> None:
@@ -238,6 +242,8 @@ class Pool:
             self.cached[block.want] = [block]
         else:
             stack.append(block)
+        if self.waiting:
+            self.cond.notify_all()
 
     def _drain(self) -> None:
         deferred = self.deferred
@@ -296,7 +302,7 @@ class Pool:
 
     def _take(self, size: int) -> _Block | None:
         """Best fit from the sorted free lists, split when the rest is worth keeping."""
-        lst = self.free_small if size <= SMALL_LIMIT else self.free_large
+        lst = self.free_small if size <= self.small_limit else self.free_large
         i = bisect.bisect_left(lst, ((size, -1),))
         if i == len(lst):
             return None
@@ -304,7 +310,7 @@ class Pool:
         block.free = False
         block.want = size
         rest = block.size - size
-        if rest >= (CLASS if not block.segment.large else SMALL_LIMIT + 1):
+        if rest >= (CLASS if not block.segment.large else self.small_limit + 1):
             tail = _Block(block.segment, block.offset + size, rest)
             tail.pending = dict(block.pending)  # type: ignore[arg-type]
             tail.prev, tail.next = block, block.next
@@ -316,35 +322,95 @@ class Pool:
         return block
 
     def _grow(self, size: int) -> _Block:
-        large = size > SMALL_LIMIT
-        seg_size = -(-size // SEGMENT) * SEGMENT if large else SEGMENT
-        seg_size = min(seg_size, max(size, self.max_alloc))
+        """A block of ``size`` bytes from a new segment (see the module); on failure ``_out_of_memory``."""
+        large = size > self.small_limit
+        seg_size = self._segment_for(size, large)
         buf, host = self._create(seg_size)
-        if buf is None:  # out of memory: release the cache, collect, wait, retry once
-            self.n_oom += 1
-            gc.collect()
-            from ..sched import synchronize
+        if buf is None and size < seg_size:  # the rounding would pass the limit: no rounding
+            buf, host = self._create(size)
+        if buf is None:
+            return self._out_of_memory(size, large)
+        return self._add(buf, host, large, size)
 
-            synchronize(self.rt.place)
-            self._release_free_segments()
-            block = self._take(size)
-            if block is not None:
-                return block
-            buf, host = self._create(seg_size)
-            if buf is None and size < seg_size:
-                buf, host = self._create(size)
-            if buf is None:
-                raise MemoryError(
-                    f"darray alloc: out of memory on {self.rt.place}: requested {size} bytes, in use {self.in_use}, "
-                    f"cached {self.reserved - self.in_use}, limit {self.limit} bytes")
-            seg_size = buf.size
-        seg = _Segment(buf, seg_size, large, host)
+    def _segment_for(self, size: int, large: bool) -> int:
+        seg = self.segment
+        return min(-(-size // seg) * seg if large else seg, max(size, self.max_alloc))
+
+    def _add(self, buf: cl.Buffer, host: np.ndarray | None, large: bool, size: int) -> _Block:
+        """A new segment over ``buf``, from which a block of ``size`` bytes is taken."""
+        seg = _Segment(buf, buf.size, large, host)
         self.segments.append(seg)
-        self.reserved += seg_size
+        self.reserved += seg.size
         self.n_device += 1
-        block = _Block(seg, 0, seg_size)
-        self._list(block)
+        seg.first = _Block(seg, 0, seg.size)
+        self._list(seg.first)
         return self._take(size)  # type: ignore[return-value]
+
+    def _out_of_memory(self, size: int, large: bool) -> _Block:
+        """Release the cache and retry. While other threads hold blocks and are not waiting
+        themselves, wait for their frees (up to ``wait_s`` seconds), releasing and retrying after
+        each. Then collect garbage, wait for pending work, release and retry once more; then
+        ``MemoryError``. (A full collection is slow: it comes after the waits.)"""
+        self.n_oom += 1
+        me, start, waits = _ident(), time.monotonic(), 0
+        block = self._retry(size, large)
+        while block is None:
+            left = start + self.wait_s - time.monotonic()
+            if left <= 0 or size > self.limit or not self._others_hold(me):  # (no frees make room past the limit)
+                break
+            if not waits:
+                self.n_waits += 1
+            waits += 1
+            self.waiting.add(me)
+            try:
+                self.cond.wait(min(_POLL_S, left))
+            finally:
+                self.waiting.discard(me)
+            block = self._retry(size, large)
+        if block is not None:
+            return block
+        gc.collect()
+        from ..sched import synchronize
+
+        synchronize(self.rt.place)
+        block = self._retry(size, large)
+        if block is not None:
+            return block
+        waited = f" (waited {time.monotonic() - start:.1f} s for other threads' frees)" if waits else ""
+        raise MemoryError(
+            f"darray alloc: out of memory on {self.rt.place}: requested {size} bytes, in use {self.in_use}, "
+            f"cached {self.reserved - self.in_use}, limit {self.limit} bytes{waited}")
+
+    def _retry(self, size: int, large: bool) -> _Block | None:
+        """Release every wholly free segment, then a block of ``size`` bytes from the free lists or
+        a new segment (rounded, else exact), or None."""
+        self._release_free_segments()
+        block = self._take(size)
+        if block is not None:
+            return block
+        seg_size = self._segment_for(size, large)
+        for nbytes in (seg_size, size) if size < seg_size else (size,):
+            buf, host = self._create(nbytes)
+            if buf is not None:
+                return self._add(buf, host, large, size)
+        return None
+
+    def _others_hold(self, me: int) -> bool:
+        """Whether a live thread other than ``me`` holds blocks and is not waiting for frees itself."""
+        alive = {t.ident for t in threading.enumerate()}
+        return any(tid != me and tid in alive and tid not in self.waiting for tid in self.holders())
+
+    def holders(self) -> dict[int, int]:
+        """Thread id -> bytes of the blocks in use that it took (a walk over every block; for the
+        out-of-memory path and tests, under the lock, after ``_drain``)."""
+        out: dict[int, int] = {}
+        for seg in self.segments:
+            block = seg.first
+            while block is not None:
+                if block.pending is None:  # handed out
+                    out[block.owner] = out.get(block.owner, 0) + block.size
+                block = block.next
+        return out
 
     def _create(self, nbytes: int) -> tuple[cl.Buffer | None, np.ndarray | None]:
         """A new OpenCL buffer (made over page-aligned host memory on host-backed runtimes) and
