@@ -18,6 +18,8 @@ Deliberate differences from NumPy, encoded here:
   (``ops._dispatch.device_dtype``); the reference is then computed from float32 inputs.
 - ``pow`` of integers with a negative exponent inside an array gives 0 (+-1 for bases +-1)
   instead of raising (the row's docstring).
+- float ``floor_divide`` with an infinite operand is ``floor(x1 / x2)``, the Array API's special
+  cases (NumPy: NaN for inf // 2, -1 for -1 // inf).
 Complex transcendental functions, complex ordering, maximum/minimum and sign are tested in
 tests/test_complex.py; here complex goes through the non-transcendental ops.
 """
@@ -159,6 +161,9 @@ def reference(op: Op, args: list[np.ndarray], place) -> tuple[np.ndarray, np.nda
             want = op.ref(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
             neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
             want = np.where(exp < 0, neg.astype(want.dtype), want).astype(want.dtype)
+        elif op.name == "floor_divide" and args[0].dtype.kind == "f":
+            want = np.asarray(np.where(np.isinf(args[0]) | np.isinf(args[1]), np.floor(args[0] / args[1]),
+                                       op.ref(*args)))
         else:
             want = np.asarray(op.ref(*args))
         if want.dtype == np.float16 and not fp16(place):
