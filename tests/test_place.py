@@ -40,7 +40,8 @@ def test_parse_cl_is_best_device(cl_place):
     assert da.place.parse(None) == da.place.current()
 
 
-@pytest.mark.parametrize("bad", ["", "gpu:0x", "gpu:0", "cl:", "cl:-1", "cl:a", "cuda:0", "cpu:0", "cl0", 0, 1.5, ["cl"]])
+@pytest.mark.parametrize("bad", ["", "gpu:0x", "gpu:0", "cl:", "cl:-1", "cl:a", "cuda:0", "cpu:0", "cl0", 0, 1.5,
+                                 ["cl"]])
 def test_parse_bad(bad):
     with pytest.raises(ValueError, match="cpu"):
         da.place.parse(bad)

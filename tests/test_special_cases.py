@@ -7,9 +7,9 @@ multiples (``pi/2``, ``-3pi/4``), ``0`` (a zero of either sign), ``inf`` (an inf
 sign), ``T``/``F``; a complex value is ``real|imag``. Each function's cases run as one array
 per dtype (one kernel), on the default place and on ``cpu``; the functions computed by darray's
 own C helpers run once more inside a fused chain (``fused``: the inputs pending, so the lazy
-graph renders the function inside a larger kernel). Cases the standard leaves to the implementation are not listed; where it lets
-libraries follow Python instead (``floor_divide`` with an infinite operand), darray follows the
-standard, as the public Array API test suite checks.
+graph renders the function inside a larger kernel). Cases the standard leaves to the
+implementation are not listed; where it lets libraries follow Python instead (``floor_divide``
+with an infinite operand), darray follows the standard, as the public Array API test suite checks.
 """
 from __future__ import annotations
 

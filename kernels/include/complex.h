@@ -10,7 +10,8 @@
  * Branch cuts and special values (inf, NaN, signed zeros) follow C99 Annex G as NumPy's
  * glibc-backed loops do; cpow, csign, cexpm1, clog2, clog10 and the ordering follow NumPy's
  * own loops (cexpm1 with the Array API's special values where NumPy's formula gives others:
- * +0 + 0j at +-0 + 0j, an infinite real part with an infinite or NaN imaginary one, -inf). The inverse functions use Kahan's formulas ("Branch cuts for complex elementary
+ * +0 + 0j at +-0 + 0j, an infinite real part with an infinite or NaN imaginary one, -inf).
+ * The inverse functions use Kahan's formulas ("Branch cuts for complex elementary
  * functions", 1987), which keep their accuracy next to the branch points; very large |z| take
  * an asymptotic form and csqrt/clog scale, so nothing overflows before the result does.
  */

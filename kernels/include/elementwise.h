@@ -1,9 +1,10 @@
 /* darray elementwise helpers, inlined at the top of every generated elementwise kernel.
  * Entry points: none (helper functions only); the generated kernel is `elementwise`.
  * Helpers are named <op>_<ctype>: floordiv_*, pymod_* (NumPy floor_divide/remainder,
- * division by zero gives 0 for integers; float floor_divide with the Array API's infinities), shl_*, shr_* (NumPy shifts: counts outside
- * [0, bits) give 0, or -1 for negative values shifted right), ipow_* (integer power by
- * squaring, wrap-around), recip_*, logaddexp_*, clip_* (NaN propagates); trig_sin/cos/tan
+ * division by zero gives 0 for integers; float floor_divide with the Array API's infinities),
+ * shl_*, shr_* (NumPy shifts: counts outside [0, bits) give 0, or -1 for negative values
+ * shifted right), ipow_* (integer power by squaring, wrap-around), recip_*, logaddexp_*,
+ * clip_* (NaN propagates); trig_sin/cos/tan
  * (overloaded for float, float4, float8, double: own float/float4/float8 code, double built-ins);
  * crecip_*, cclip_* (NumPy's complex reciprocal and clip, on float2/double2: the rows of
  * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
