@@ -73,9 +73,9 @@ def _complex_order(flat: DArray) -> DArray:
 def _unique_complex(x: DArray) -> tuple[DArray, DArray, DArray, DArray]:
     """``_unique`` of the non-empty complex OpenCL array ``x``: a value starts where it differs
     from the one before in NumPy's order (a NaN in either part differs from everything)."""
-    n = x.size
-    order = _complex_order(x.reshape(-1))
-    ordered = take(x.reshape(-1), order)
+    n, flat = x.size, x.reshape(-1)
+    order = _complex_order(flat)
+    ordered = take(flat, order)
     starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=x.place),
                           E.apply("not_equal", ordered[1:], ordered[:-1])])
     run = E.apply("subtract", cumulative_sum(starts_mask, dtype=_dt.int64), 1)
