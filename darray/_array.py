@@ -230,6 +230,11 @@ class DArray:
             raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size {self.size}")
         return self.get().item()
 
+    def tolist(self) -> Any:
+        """The elements as nested lists of Python scalars (a 0-d array: one scalar). See also:
+        numpy.ndarray.tolist."""
+        return self.get().tolist()
+
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
             if kind == "bool":

@@ -9,7 +9,7 @@ from . import _transfer
 from . import dtypes as _dt
 from ._array import DArray
 from .alloc import HostAllocation, allocate
-from .dim import Dim, broadcast_shapes
+from .dim import Dim, broadcast_shapes, check_nbytes
 from . import lazy
 from .lazy import execute, graph
 from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
@@ -22,10 +22,12 @@ def check_dtype(dtype: np.dtype, place: Place, op: str) -> None:
         _dt.check_device_dtype(dtype, device_name=info.name, fp64=info.fp64, fp16=info.fp16, op=op)
 
 
-def empty(shape: Any, dtype: np.dtype, place: Place) -> DArray:
-    """An uninitialised contiguous array."""
+def empty(shape: Any, dtype: np.dtype, place: Place, op: str = "empty") -> DArray:
+    """An uninitialised contiguous array (errors name ``op``: a dtype the place cannot hold, a
+    size no array can have)."""
     dim = Dim.contiguous(shape)
-    check_dtype(dtype, place, "empty")
+    check_nbytes(dim.shape, dtype.itemsize, op)
+    check_dtype(dtype, place, op)
     return DArray(allocate(place, dim.size * dtype.itemsize), dim, dtype, place)
 
 

@@ -15,9 +15,11 @@ import operator
 from dataclasses import dataclass
 from typing import Any, NoReturn, Sequence
 
-__all__ = ["MAX_RANK", "Dim", "broadcast_shapes", "normalize_axis", "normalize_axes", "collapse"]
+__all__ = ["MAX_RANK", "MAX_NBYTES", "Dim", "broadcast_shapes", "check_nbytes", "normalize_axis", "normalize_axes",
+           "collapse"]
 
 MAX_RANK = 9
+MAX_NBYTES = 2**63 - 1  # NumPy's bound: an array's size in bytes must fit its index type (intp)
 
 _BOOL_TYPE_NAMES = ("bool", "bool_")
 
@@ -71,6 +73,20 @@ def _as_shape(shape: Any, allow_minus_one: bool = False) -> tuple[int, ...]:
         if n < 0 and not (allow_minus_one and n == -1):
             raise ValueError(f"negative dimensions are not allowed: shape {_fmt(shape)}")
     return shape
+
+
+def check_nbytes(shape: tuple[int, ...], itemsize: int, op: str) -> None:
+    """ValueError naming ``op`` when no array of ``shape`` with ``itemsize``-byte elements can
+    exist: NumPy's rule, its nonzero sizes times the itemsize are past ``MAX_NBYTES`` (so
+    ``(0, 2**62)`` float64 is too big, as in NumPy, though it holds no element)."""
+    nbytes = itemsize
+    for n in shape:
+        if n:
+            nbytes *= n
+    if nbytes > MAX_NBYTES:
+        raise ValueError(f"darray {op}: array is too big; shape {_fmt(shape)} of {itemsize}-byte elements spans "
+                         f"{nbytes} bytes (nonzero sizes times the itemsize), more than the maximum possible size "
+                         f"of {MAX_NBYTES} bytes")
 
 
 def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -263,8 +263,8 @@ def iinfo(type: Any, /) -> iinfo_object:
     return iinfo_object(bits=int(ii.bits), max=int(ii.max), min=int(ii.min), dtype=dt)
 
 
-def isdtype(dtype: Any, kind: Any, /) -> bool:
-    """Whether ``dtype`` is of ``kind`` (Array API ``isdtype``).
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Whether ``dtype`` is of ``kind`` (Array API ``isdtype``; both arguments may be keywords).
 
     ``kind`` is a dtype, one of 'bool', 'signed integer', 'unsigned integer',
     'integral', 'real floating', 'complex floating', 'numeric', or a tuple of these.

@@ -251,6 +251,18 @@ def test_scalar_conversions(any_place, dtype):
             [1, 2][da.asarray(value, device=any_place)]
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 3), (2, 0, 2), (1, 2, 1, 2)], ids=str)
+def test_tolist(any_place, dtype, shape):
+    """Nested lists of Python scalars as NumPy's ``tolist`` (a 0-d array: the scalar); strided views too."""
+    host = (np.arange(int(np.prod(shape))) % 5).astype(dtype).reshape(shape)
+    x = da.asarray(host, device=any_place)
+    got, want = x.tolist(), host.tolist()
+    assert got == want and repr(got) == repr(want)
+    if host.ndim:
+        assert x[..., ::-2].tolist() == host[..., ::-2].tolist()
+
+
 def test_scalar_conversion_errors(any_place):
     x = da.zeros((2, 2), device=any_place)
     with pytest.raises(ValueError, match="size 1"):

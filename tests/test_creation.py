@@ -111,10 +111,31 @@ def test_linspace(any_place, args, dtype, endpoint):
 
 
 def test_linspace_complex_and_errors(any_place):
+    """``num`` as NumPy takes it (``operator.index``): a negative one is a ValueError, a float a
+    TypeError, a bool counts; the next call works."""
     assert_same(da.linspace(0, 1 + 2j, 5, device=any_place), np.linspace(0, 1 + 2j, 5))
-    for num in (-1, 2.5, True):
-        with pytest.raises(ValueError, match="num"):
+    for num, err in ((-1, ValueError), (2.5, TypeError), ("3", TypeError), (None, TypeError)):
+        with pytest.raises(err) as np_err:
+            np.linspace(0, 1, num)
+        with pytest.raises(np_err.type, match="linspace|integer"):
             da.linspace(0, 1, num, device=any_place)
+    assert_same(da.linspace(0, 1, True, device=any_place), np.linspace(0, 1, True))
+    assert_same(da.linspace(0, 1, 3, device=any_place), np.linspace(0, 1, 3))
+
+
+def test_linspace_darray_endpoints_and_num(any_place):
+    """0-d DArray endpoints (as SciPy passes them; they once recursed through
+    ``__array_function__``), through NumPy's ``linspace`` too; a 0-d integer DArray ``num``."""
+    start, stop = da.asarray(0.5, device=any_place), da.asarray(2.0, device=any_place)
+    for got in (da.linspace(start, stop, 4), np.linspace(start, stop, 4), da.linspace(start, 2.0, da.asarray(4))):
+        assert isinstance(got, da.DArray) and got.place == any_place
+        assert_same(got, np.linspace(0.5, 2.0, 4))
+    f32 = da.linspace(da.asarray(np.float32(0), device=any_place), da.asarray(np.float32(1), device=any_place), 3)
+    assert_same(f32, np.linspace(np.float32(0), np.float32(1), 3))
+    assert_same(da.linspace(da.asarray([0.0, 1.0], device=any_place), 2.0, 3), np.linspace([0.0, 1.0], 2.0, 3))
+    with pytest.raises(TypeError):
+        da.linspace(start, stop, da.asarray(4.0))
+    assert_same(da.linspace(start, stop, 2), np.linspace(0.5, 2.0, 2))
 
 
 @pytest.mark.parametrize("n,m,k", [(3, None, 0), (3, 4, 1), (4, 3, -1), (3, 4, -2), (2, 5, 4), (4, 4, 5),
@@ -155,3 +176,33 @@ def test_creation_bad_input(any_place):
     with pytest.raises(TypeError):
         da.zeros(2.5, device=any_place)
     assert_same(da.zeros((2, 1), device=any_place), np.zeros((2, 1)))
+
+
+TOO_BIG = [2**62, (2**32, 2**32), (0, 2**62), (2**31, 0, 2**31, 4), 2**63, (0, 2**64)]
+
+
+@pytest.mark.parametrize("shape", TOO_BIG, ids=str)
+def test_impossible_size_is_value_error(any_place, shape):
+    """A size no array can have (its nonzero sizes times the itemsize past 2**63 - 1 bytes, even
+    with a zero-length axis) is NumPy's ValueError for every creation function, naming the op
+    and the size, never a MemoryError; the next call works."""
+    calls = {"empty": lambda xp, **kw: xp.empty(shape, **kw), "zeros": lambda xp, **kw: xp.zeros(shape, **kw),
+             "ones": lambda xp, **kw: xp.ones(shape, **kw), "full": lambda xp, **kw: xp.full(shape, 2.0, **kw)}
+    for name, call in calls.items():
+        with pytest.raises(ValueError):
+            call(np)
+        with pytest.raises(ValueError, match=rf"darray {name}: array is too big.* bytes"):
+            call(da, device=any_place)
+    small = da.zeros((0, 2), dtype="int8", device=any_place)
+    for name in ("empty_like", "zeros_like", "ones_like", "full_like"):
+        args = (2.0,) if name == "full_like" else ()
+        with pytest.raises(ValueError, match=rf"darray {name}: array is too big"):
+            getattr(da, name)(da.reshape(small, (0, 2**62)), *args, dtype="float64")
+    assert_same(da.ones((2, 3), device=any_place), np.ones((2, 3)))
+
+
+def test_large_but_possible_sizes_match_numpy(any_place):
+    """Below the bound NumPy makes the array: zero-size shapes whose other sizes fit, and a bool
+    array of 2**62 bytes spanned (size 0)."""
+    for shape, dtype in (((0, 2**62), "bool"), ((0, 2**59), "float64"), ((2**40, 0), "complex128")):
+        assert_same(da.empty(shape, dtype=dtype, device=any_place), np.empty(shape, dtype))

@@ -21,6 +21,11 @@ CASES = [
     ("slogdet", lambda L: tuple(L.slogdet(_X))), ("eigh-values", lambda L: L.eigh(_SPD)[0]),
     ("qr-complete-R", lambda L: L.qr(_R, mode="complete")[1]), ("svd-S", lambda L: L.svd(_R)[1]),
     ("cross", lambda L: L.cross(_X, _X[:, ::-1])), ("cross-axis0", lambda L: L.cross(_R[:3], _R[1:], axis=0)),
+    ("cross-(0,3)x(3,)", lambda L: L.cross(_R[:0, :3], _R[0, :3])),
+    ("cross-(3,)x(4,3)", lambda L: L.cross(_R[1, :3], _R[:, :3])),
+    ("cross-(2,1,3)x(4,3)", lambda L: L.cross(_X[:, :1], _R[:, :3].astype(np.float64))),
+    ("cross-axis0-(3,2)x(3,)", lambda L: L.cross(_R[:3, :2], _R[0, :3], axis=0)),
+    ("cross-axis-2-(2,3,3)x(3,3)", lambda L: L.cross(_X, _X[0, :, ::-1], axis=-2)),
     ("matrix_power-3", lambda L: L.matrix_power(_X, 3)), ("matrix_power-0", lambda L: L.matrix_power(_X, 0)),
     ("matrix_power--2", lambda L: L.matrix_power(_X, -2)),
 ]
@@ -53,6 +58,12 @@ def test_errors() -> None:
         da.linalg.det(da.ones((2, 3)))
     with pytest.raises(ValueError, match="size 3"):
         da.linalg.cross(da.ones((2, 2)), da.ones((2, 2)))
+    for a, b, axis in (((2, 3), (4, 3), -1), ((3, 2), (1, 3, 1), -1), ((4, 3, 2), (3, 2), 1)):
+        with pytest.raises(ValueError):
+            np.linalg.cross(np.ones(a), np.ones(b), axis=axis)
+        with pytest.raises(ValueError, match="darray cross"):
+            da.linalg.cross(da.ones(a), da.ones(b), axis=axis)
+    assert_same(da.linalg.cross(da.ones((0, 3)), da.ones(3)), np.linalg.cross(np.ones((0, 3)), np.ones(3)))
     with pytest.raises(TypeError, match="integer"):
         da.linalg.matrix_power(da.eye(2), 1.5)
     with pytest.raises(ValueError, match="mode"):

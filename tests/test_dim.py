@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from numpy.exceptions import AxisError
 
-from darray.dim import (MAX_RANK, Dim, broadcast_shapes, collapse, normalize_axes,
-                        normalize_axis)
+from darray.dim import (MAX_NBYTES, MAX_RANK, Dim, broadcast_shapes, check_nbytes, collapse,
+                        normalize_axes, normalize_axis)
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -477,3 +477,24 @@ def test_manipulation_errors():
         broadcast_shapes((2, 3), 1, (4,))
     assert broadcast_shapes() == ()
     assert broadcast_shapes(3, (2, 1)) == (2, 3)
+
+
+@pytest.mark.parametrize("shape,dtype", [((2**62,), "int8"), ((2**62,), "float64"), ((0, 2**62), "int16"),
+                                         ((0, 2**62), "bool"), ((2**31, 0, 2**31), "float32"), ((2**63,), "bool"),
+                                         ((0, 2**64), "bool"), ((3, 0, 5), "complex128"), ((), "float64")], ids=str)
+def test_check_nbytes_is_numpys_rule(shape, dtype):
+    """Too big exactly where NumPy says so: the nonzero sizes times the itemsize past 2**63 - 1
+    (a zero-length axis does not save ``(0, 2**62)`` float64); ValueError naming the op."""
+    try:
+        np.empty(shape, dtype)  # NumPy's verdict (2**62 int8 passes its check, then fails to allocate)
+        too_big = False
+    except MemoryError:
+        too_big = False
+    except ValueError:
+        too_big = True
+    if too_big:
+        with pytest.raises(ValueError, match=r"darray op: array is too big; shape .* bytes"):
+            check_nbytes(shape, np.dtype(dtype).itemsize, "op")
+    else:
+        check_nbytes(shape, np.dtype(dtype).itemsize, "op")
+    assert MAX_NBYTES == np.iinfo(np.intp).max

@@ -222,6 +222,17 @@ def test_isdtype_dtype_and_tuple():
         d.isdtype(d.float32, "floating")
 
 
+def test_isdtype_keywords():
+    """The Array API signature ``isdtype(dtype, kind)`` (scikit-learn passes ``kind=``), as NumPy's."""
+    for kind in ("real floating", ("integral", "bool"), d.float32):
+        assert d.isdtype(d.float32, kind=kind) == d.isdtype(dtype=d.float32, kind=kind) == d.isdtype(d.float32, kind)
+        if NP2 and hasattr(np, "isdtype"):
+            assert d.isdtype(dtype=d.int8, kind=kind) == np.isdtype(dtype=np.int8, kind=kind)
+    with pytest.raises(ValueError):
+        d.isdtype(d.float32, kind="floating")
+    assert d.isdtype(d.complex64, kind="complex floating")
+
+
 def test_category_real_complex():
     cats = ["bool"] + ["int"] * 4 + ["uint"] * 4 + ["float"] * 3 + ["complex"] * 2
     assert [d.category(dt) for dt in d.ALL_DTYPES] == cats

@@ -18,6 +18,8 @@ Deliberate differences from NumPy, encoded here:
   (``ops._dispatch.device_dtype``); the reference is then computed from float32 inputs.
 - ``pow`` of integers with a negative exponent inside an array gives 0 (+-1 for bases +-1)
   instead of raising (the row's docstring).
+- float ``floor_divide`` with an infinite operand is ``floor(x1 / x2)``, the Array API's special
+  cases (NumPy: NaN for inf // 2, -1 for -1 // inf).
 Complex transcendental functions, complex ordering, maximum/minimum and sign are tested in
 tests/test_complex.py; here complex goes through the non-transcendental ops.
 """
@@ -149,6 +151,16 @@ def fp16(place) -> bool:
     return not isinstance(place, CLPlace) or runtime(place).info.fp16
 
 
+def spec_floor_divide(args, want: np.ndarray) -> np.ndarray:
+    """NumPy's floor_divide result ``want`` of ``args`` (arrays or Python scalars) as darray's: a
+    float result is floor(x1 / x2) where an operand is infinite (the Array API's special cases)."""
+    if want.dtype.kind != "f":
+        return want
+    a, b = (np.asarray(v) for v in args)
+    with np.errstate(all="ignore"):
+        return np.where(np.isinf(a) | np.isinf(b), np.floor(a / b), want).astype(want.dtype)
+
+
 def reference(op: Op, args: list[np.ndarray], place) -> tuple[np.ndarray, np.ndarray | None]:
     """NumPy's result (with darray's documented differences) and a mask of elements to skip."""
     skip = None
@@ -159,6 +171,8 @@ def reference(op: Op, args: list[np.ndarray], place) -> tuple[np.ndarray, np.nda
             want = op.ref(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
             neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
             want = np.where(exp < 0, neg.astype(want.dtype), want).astype(want.dtype)
+        elif op.name == "floor_divide":
+            want = spec_floor_divide(args, np.asarray(op.ref(*args)))
         else:
             want = np.asarray(op.ref(*args))
         if want.dtype == np.float16 and not fp16(place):

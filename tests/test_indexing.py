@@ -249,6 +249,39 @@ def test_take_along_axis_with_argsort_like_indices(any_place):
         da.take_along_axis(da.asarray(host, device=any_place), order[0], axis=1)
 
 
+@pytest.mark.parametrize("indices", [np.array([1.0, 2.0]), np.array([1 + 0j]), np.array(2.0)], ids=str)
+def test_take_and_put_float_indices_are_type_errors(any_place, indices):
+    """NumPy casts take's and put's indices to intp ('same_kind', 'safe'): a float or complex
+    array of them is a TypeError, in darray too (as a DArray or a NumPy array); the next call works."""
+    host = np.arange(6.0)
+    x = da.asarray(host, device=any_place)
+    for idx in (indices, da.asarray(indices, device=any_place)):
+        with pytest.raises(TypeError):
+            np.take(host, indices)
+        with pytest.raises(TypeError, match="darray take: .*int64"):
+            da.take(x, idx)
+        with pytest.raises(TypeError):
+            np.put(host.copy(), indices, 0.0)
+        with pytest.raises(TypeError, match="darray put: .*int64"):
+            da.put(x, idx, 0.0)
+    assert_same(x, host)
+    assert_same(da.take(x, np.array([4, -1])), np.take(host, [4, -1]))
+
+
+def test_take_and_put_bool_indices_count_as_integers(any_place):
+    """NumPy casts bool indices of take and put to 0 and 1 (not a mask)."""
+    host = np.arange(12.0).reshape(3, 4)
+    flags = np.array([True, False, True])
+    x = da.asarray(host, device=any_place)
+    for idx in (flags, da.asarray(flags, device=any_place)):
+        assert_same(da.take(x, idx, axis=0), np.take(host, flags, axis=0))
+        assert_same(da.take(x, idx), np.take(host, flags))
+    want = host.copy()
+    np.put(want, flags[1:], [7.0, 8.0])  # distinct positions 0 and 1 (repeated ones land unspecified)
+    da.put(x, da.asarray(flags[1:], device=any_place), da.asarray([7.0, 8.0], device=any_place))
+    assert_same(x, want)
+
+
 @given(shape=shapes(0, 3), data=st.data())
 def test_put(any_place, shape, data):
     host = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)

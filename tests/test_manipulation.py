@@ -420,12 +420,26 @@ def test_other_inputs(any_place):
         assert_same(da.reshape([[1, 2], [3, 4]], -1), np.array([1, 2, 3, 4]))
 
 
+def test_repeat_and_tile_take_darray_counts(any_place):
+    """Counts as a DArray (what SciPy and scikit-learn pass), equal and unequal, 0-d too."""
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = da.asarray(host, device=any_place)
+    for counts, axis in (([1, 0, 3], 1), ([2, 2], 0), (2, None), ([4, 0, 1, 2, 1, 0], None)):
+        got = da.repeat(x, da.asarray(counts, device=any_place), axis=axis)
+        assert_same(got, np.repeat(host, np.asarray(counts), axis=axis))
+    assert_same(da.tile(x, da.asarray([2, 1], device=any_place)), np.tile(host, [2, 1]))
+
+
 # -- bad input -----------------------------------------------------------------------------
 
 BAD: list[tuple[str, Body]] = [
     ("reshape", lambda xp, x: xp.reshape(x, (5, 5))),
     ("reshape", lambda xp, x: xp.reshape(x, (-1, -1))),
     ("reshape", lambda xp, x: xp.reshape(x.T, (24,), copy=False)),
+    ("reshape", lambda xp, x: xp.reshape(x[:0], (0, 2**62))),  # too big, though of size 0 (NumPy's rule)
+    ("broadcast_to", lambda xp, x: xp.broadcast_to(x[0, 0, :1], (2**62,))),
+    ("broadcast_arrays", lambda xp, x: xp.broadcast_arrays(x[:, :1, :0].reshape(2, 1, 0, 1),
+                                                          xp.ones((1, 2**31, 0, 2**31), dtype=bool))),
     ("permute_dims", lambda xp, x: xp.permute_dims(x, (0, 0, 1))),
     ("permute_dims", lambda xp, x: xp.permute_dims(x, (0, 1, 3))),
     ("permute_dims", lambda xp, x: xp.permute_dims(x, (0, 1))),
@@ -460,6 +474,7 @@ BAD: list[tuple[str, Body]] = [
     ("repeat", lambda xp, x: xp.repeat(x, [1, 2, -1], axis=1)),
     ("repeat", lambda xp, x: xp.repeat(x, [1, 2], axis=1)),
     ("repeat", lambda xp, x: xp.repeat(x, 2, axis=3)),
+    ("repeat", lambda xp, x: xp.repeat(x, xp.asarray([1.0, 2.0, 1.0]), axis=1)),
     ("tril", lambda xp, x: xp.tril(x[0, 0, 0])),
     ("triu", lambda xp, x: xp.triu(x, k="1")),
     ("meshgrid", lambda xp, x: xp.meshgrid(x[0, 0], indexing="yx")),

@@ -40,7 +40,8 @@ def test_parse_cl_is_best_device(cl_place):
     assert da.place.parse(None) == da.place.current()
 
 
-@pytest.mark.parametrize("bad", ["", "gpu:0x", "cl:", "cl:-1", "cl:a", "cuda:0", "cpu:0", "cl0", 0, 1.5, ["cl"]])
+@pytest.mark.parametrize("bad", ["", "gpu:0x", "gpu:0", "cl:", "cl:-1", "cl:a", "cuda:0", "cpu:0", "cl0", 0, 1.5,
+                                 ["cl"]])
 def test_parse_bad(bad):
     with pytest.raises(ValueError, match="cpu"):
         da.place.parse(bad)
@@ -63,6 +64,59 @@ def test_equality_hash_repr():
     assert da.place.parse(str(CLPlace(2))) == CLPlace(2)
     with pytest.raises(AttributeError):
         CLPlace(0).index = 1  # frozen
+
+
+def test_gpu_is_a_gpu_or_an_error():
+    """``"gpu"`` (parse, ``device=``, ``use``) is the best GPU that passed the probe; without one,
+    an error naming the devices found (ValueError, or DeviceError when a GPU failed the probe),
+    never a CPU device. Asks the probe what this machine has; the next call works."""
+    gpus = [d for d in da.place.devices() if d.type == "GPU" and da.place.probe(d.index).ok]
+    if gpus:
+        want = CLPlace(gpus[0].index)
+        assert da.place.parse("gpu") == da.place.parse(" GPU ") == want
+        assert da.asarray([1.0], device="gpu").place == want
+        with da.place.use("gpu") as p:
+            assert p == want and da.zeros(2).place == want
+        return
+    calls = (lambda: da.place.parse("gpu"), lambda: da.asarray([1.0], device="gpu"),
+             lambda: da.place.use("gpu").__enter__(), lambda: da.zeros(2, device="gpu"))
+    for call in calls:
+        with pytest.raises((ValueError, da.DeviceError), match="'gpu' asks for a GPU") as err:
+            call()
+        for d in da.place.devices():
+            assert f"cl:{d.index} ({d.name}" in str(err.value)
+    assert da.place.current() == da.place.default()
+    assert da.zeros(2, device="cpu").get().tolist() == [0.0, 0.0]
+
+
+def _fake_devices(monkeypatch, gpu_ok: bool) -> list:
+    """Discovery and probe replaced by a CPU device that passes and a GPU (cl:1) that passes or not."""
+    from darray.place import _probe
+
+    base = dict(platform="P", vendor="V", driver="1", global_mem_bytes=1 << 30, max_alloc_bytes=1 << 28,
+                compute_units=4, max_work_group_size=256, max_parameter_bytes=1024, fp16=False, fp64=True,
+                host_unified_memory=False, form="gpu", work_group=256)
+    devs = [(da.place.DeviceInfo(index=0, name="cpu0", type="CPU", **base), None),
+            (da.place.DeviceInfo(index=1, name="gpu1", type="GPU", **base), None)]
+    monkeypatch.setattr(_probe, "found", lambda: devs)
+    monkeypatch.setattr(_probe, "verdict", lambda info, dev, fresh=False: da.place.Verdict(
+        info.type == "CPU" or gpu_ok, "" if info.type == "CPU" or gpu_ok else "simulated build failure"))
+    return devs
+
+
+def test_gpu_picks_the_gpu_that_passed(monkeypatch):
+    _fake_devices(monkeypatch, gpu_ok=True)
+    assert da.place.parse("gpu") == CLPlace(1)
+    assert da.place.parse("cl") == CLPlace(1)  # GPUs first for "cl" too
+
+
+def test_gpu_that_failed_its_probe_is_a_device_error(monkeypatch):
+    _fake_devices(monkeypatch, gpu_ok=False)
+    with pytest.raises(da.DeviceError, match="gpu1.*simulated build failure.*devices found: cl:0 \\(cpu0") as err:
+        da.place.parse("gpu")
+    assert err.value.status == "PROBE_FAILED"
+    assert da.place.parse("cl") == CLPlace(0)
+    assert da.place.parse("cpu") == CPUPlace()
 
 
 # -- discovery ------------------------------------------------------------------------------

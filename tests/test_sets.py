@@ -3,7 +3,8 @@
 darray's values are sorted (NumPy >= 2.3's ``unique_values`` may not be: compared with
 ``np.unique(..., equal_nan=False)``). NumPy's inverse indices for NaNs follow its unstable
 sort, so inverses and first indices are checked by what they must satisfy: values[inverse]
-rebuilds x, and indices are the first occurrences (darray's sort is stable).
+rebuilds x, and indices are the first occurrences (darray's sort is stable). Complex input is
+checked against ``np.unique`` with all its outputs (a stable sort there: exact).
 """
 from __future__ import annotations
 
@@ -91,11 +92,53 @@ def test_isin_specials_and_scalars(any_place):
                                   np.isin(y, big, invert=True))
 
 
+COMPLEX = [np.dtype("complex64"), np.dtype("complex128")]
+PARTS = [0.0, -0.0, 1.0, -1.5, 2.0, np.inf, -np.inf, np.nan]
+
+
+def check_unique_complex(xd: da.DArray, xn: np.ndarray) -> None:
+    """Every unique_* against ``np.unique`` with all outputs (its stable sort: exact indices and
+    inverse): NumPy's lexicographic complex order, NaNs as NumPy 2 sorts them, each value
+    containing a NaN distinct, -0.0 equal to 0.0 (the value kept is the first occurrence's)."""
+    values, index, inverse, counts = np.unique(xn, return_index=True, return_inverse=True, return_counts=True,
+                                               equal_nan=False)
+    inverse = inverse.reshape(xn.shape)
+    res = da.unique_all(xd)
+    for got, want in zip(res, (values, index, inverse, counts)):
+        g = got.get()
+        assert g.dtype == (want.dtype if want.dtype.kind == "c" else np.int64) and g.shape == want.shape
+        np.testing.assert_array_equal(g, want)
+    got_values = res.values.get()
+    for part in ("real", "imag"):
+        np.testing.assert_array_equal(np.signbit(getattr(got_values, part)), np.signbit(getattr(values, part)))
+    np.testing.assert_array_equal(da.unique_values(xd).get(), values)
+    uc, ui = da.unique_counts(xd), da.unique_inverse(xd)
+    np.testing.assert_array_equal(uc.values.get(), values)
+    np.testing.assert_array_equal(uc.counts.get(), counts)
+    np.testing.assert_array_equal(ui.values.get(), values)
+    np.testing.assert_array_equal(ui.inverse_indices.get(), inverse)
+
+
+@given(data=st.data())
+def test_unique_complex_matches_numpy(any_place, data):
+    dtype = data.draw(st.sampled_from(COMPLEX), label="dtype")
+    elems = st.builds(complex, st.sampled_from(PARTS), st.sampled_from(PARTS))
+    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 6), elements=elems), label="x")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
+    check_unique_complex(view(da.asarray(x, device=any_place), kind), view(x, kind))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+def test_unique_complex_long(any_place, dtype):
+    """Long input (the radix sorts), few distinct values, NaN parts and signed zeros."""
+    rng = np.random.default_rng(dtype.num)
+    x = (rng.integers(-3, 4, 3000) + 1j * rng.integers(-2, 3, 3000)).astype(dtype)
+    x[::97], x[5::89], x[7::131], x[9::53] = complex(np.nan, 1), complex(-0.0, 0), complex(2, np.nan), np.nan
+    check_unique_complex(da.asarray(x, device=any_place).reshape(30, 100), x.reshape(30, 100))
+
+
 def test_bad_input(any_place):
     c = da.asarray(np.ones(3, np.complex64), device=any_place)
-    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
-        with pytest.raises(TypeError, match=f"darray {name}"):
-            getattr(da, name)(c)
     with pytest.raises(TypeError, match="darray isin"):
         da.isin(c, c)
     x = np.array([3, 1, 3], np.int32)

@@ -77,7 +77,9 @@ OPS: tuple[Op, ...] = (
     Op("divide", 2, np.true_divide, {"c": "cdiv_{R}({0}, {1})", "*": "({0} / {1})"}, doc="x1 / x2 (true division)",
        aliases=("true_divide",), host="f"),
     Op("floor_divide", 2, np.floor_divide, {"*": "floordiv_{T}({0}, {1})"},
-       doc="x1 // x2; integer division by zero gives 0 (NumPy warns)"),
+       doc="x1 // x2; integer division by zero gives 0 (NumPy warns). Differs from NumPy: with an "
+           "infinite float operand it is floor(x1 / x2), the Array API's special cases (inf // 2 is inf, "
+           "-1 // inf is -0; NumPy: NaN, -1)"),
     Op("remainder", 2, np.remainder, {"*": "pymod_{T}({0}, {1})"}, doc="x1 % x2 with the sign of x2", aliases=("mod",)),
     Op("pow", 2, np.power, {"i": "ipow_{T}({0}, {1})", "u": "ipow_{T}({0}, {1})", "b": "({0} | !{1})",
                             "c": "cpow_{R}({0}, {1})", "f": "pow({0}, {1})"},
@@ -100,7 +102,9 @@ OPS: tuple[Op, ...] = (
        doc="elementwise minimum, NaN propagates", host="biuf"),
     # exponents, logarithms, roots, trigonometry
     *(_unary_math(n, r, d, a) for n, r, d, a in (
-        ("exp", np.exp, "e**x", ()), ("expm1", np.expm1, "e**x - 1", ()), ("log", np.log, "natural logarithm", ()),
+        ("exp", np.exp, "e**x", ()), ("log", np.log, "natural logarithm", ()),
+        ("expm1", np.expm1, "e**x - 1. Differs from NumPy for complex at the Array API's special values "
+         "(+0 + 0j at -0 + 0j, inf + 0j at inf + 0j, -1 + 0j at -inf + i inf, ...)", ()),
         ("log1p", np.log1p, "log(1 + x)", ()), ("log2", np.log2, "base-2 logarithm", ()),
         ("log10", np.log10, "base-10 logarithm", ()), ("sqrt", np.sqrt, "square root", ()),
         ("sin", np.sin, "sine", ()), ("cos", np.cos, "cosine", ()), ("tan", np.tan, "tangent", ()),

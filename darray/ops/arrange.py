@@ -28,8 +28,8 @@ __all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
 
 
 def _counts(values: Any, what: str) -> list[int]:
-    """Non-negative integer counts (ValueError for a negative one)."""
-    counts = [operator.index(v) for v in np.ravel(values).tolist()]
+    """Non-negative integer counts (ValueError for a negative one; a DArray of them is read back)."""
+    counts = [operator.index(v) for v in np.ravel(values.get() if isinstance(values, DArray) else values).tolist()]
     if any(c < 0 for c in counts):
         raise ValueError(f"negative dimensions are not allowed ({what} {counts})")
     return counts

@@ -5,6 +5,7 @@ default floating dtype is float32.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -38,13 +39,17 @@ def empty(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array filled with ``fill_value``; dtype inferred from it when not given. See also: numpy.full."""
-    place = parse(device)
+    return _full("full", shape, fill_value, dtype, parse(device))
+
+
+def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DArray:
+    """``full`` on ``place``, its errors naming ``op``."""
     if dtype is None:
         dtype = _dt.result_type(fill_value) if isinstance(fill_value, (bool, int, float, complex)) else \
             np.asarray(fill_value).dtype
         if dtype == _dt.float64:
             dtype = default_float(place)
-    out = _empty(shape, _dt.as_dtype(dtype, "full"), place)
+    out = _empty(shape, _dt.as_dtype(dtype, op), place, op)
     if not isinstance(fill_value, DArray) and np.ndim(fill_value) == 0:
         value = np.empty((), out.dtype)
         np.copyto(value, fill_value, casting="unsafe")  # numpy.full's cast: complex -> real, 2.5 -> 2, ...
@@ -56,41 +61,41 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = 
 def zeros(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array of zeros (default dtype: the place's default float). See also: numpy.zeros."""
     place = parse(device)
-    return full(shape, 0, dtype=_dtype(dtype, place, "zeros"), device=place)
+    return _full("zeros", shape, 0, _dtype(dtype, place, "zeros"), place)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array of ones (default dtype: the place's default float). See also: numpy.ones."""
     place = parse(device)
-    return full(shape, 1, dtype=_dtype(dtype, place, "ones"), device=place)
+    return _full("ones", shape, 1, _dtype(dtype, place, "ones"), place)
 
 
-def _like(x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
-    return (x.dtype if dtype is None else _dt.as_dtype(dtype, "like")), (x.place if device is None else parse(device))
+def _like(op: str, x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
+    return (x.dtype if dtype is None else _dt.as_dtype(dtype, op)), (x.place if device is None else parse(device))
 
 
 def empty_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.empty_like."""
-    dt, place = _like(x, dtype, device)
-    return _empty(x.shape, dt, place)
+    dt, place = _like("empty_like", x, dtype, device)
+    return _empty(x.shape, dt, place, "empty_like")
 
 
 def zeros_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.zeros_like."""
-    dt, place = _like(x, dtype, device)
-    return full(x.shape, 0, dtype=dt, device=place)
+    dt, place = _like("zeros_like", x, dtype, device)
+    return _full("zeros_like", x.shape, 0, dt, place)
 
 
 def ones_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.ones_like."""
-    dt, place = _like(x, dtype, device)
-    return full(x.shape, 1, dtype=dt, device=place)
+    dt, place = _like("ones_like", x, dtype, device)
+    return _full("ones_like", x.shape, 1, dt, place)
 
 
 def full_like(x: DArray, /, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.full_like."""
-    dt, place = _like(x, dtype, device)
-    return full(x.shape, fill_value, dtype=dt, device=place)
+    dt, place = _like("full_like", x, dtype, device)
+    return _full("full_like", x.shape, fill_value, dt, place)
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
@@ -108,12 +113,18 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: PlaceLike = None,
              endpoint: bool = True) -> DArray:
     """``num`` evenly spaced values from ``start`` to ``stop``, computed on the host, then copied.
-    See also: numpy.linspace."""
-    if not isinstance(num, (int, np.integer)) or isinstance(num, bool) or num < 0:
-        raise ValueError(f"darray linspace: num must be a non-negative integer, got {num!r}")
-    place = parse(device)
+
+    The endpoints may be DArrays (read back; the result goes to their place unless ``device``
+    says otherwise); ``num`` is anything NumPy takes as an integer (``operator.index``: a
+    0-d integer DArray too). See also: numpy.linspace."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"darray linspace: number of samples, {num}, must be non-negative")
+    ends = [v for v in (start, stop) if isinstance(v, DArray)]
+    place = ends[0].place if ends and device is None else parse(device)
     dt = None if dtype is None else _dt.as_dtype(dtype, "linspace")
-    host = np.linspace(start, stop, int(num), endpoint=endpoint, dtype=dt)
+    start, stop = (v.get() if isinstance(v, DArray) else v for v in (start, stop))
+    host = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
     if dt is None and host.dtype == _dt.float64:
         host = host.astype(default_float(place))
     return from_numpy(host, place)

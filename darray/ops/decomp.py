@@ -15,10 +15,10 @@ import numpy as np
 from .._array import DArray
 from .._convert import from_numpy
 from .._typing import ArrayLike
-from ..dim import normalize_axis
+from ..dim import broadcast_shapes, normalize_axis
 from . import elementwise as E
 from .linalg import _fmt, _inexact, _operands, matmul
-from .manipulation import broadcast_to, stack
+from .manipulation import broadcast_to, moveaxis, stack
 
 __all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "pinv", "qr",
            "slogdet", "solve", "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
@@ -152,21 +152,28 @@ def svdvals(x: ArrayLike, /) -> DArray:
 
 
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> DArray:
-    """Cross product of 3-element vectors along ``axis`` (broadcast), on the array's place.
-    See also: numpy.linalg.cross."""
+    """Cross product of the 3-element vectors along ``axis`` of each operand, on the array's place;
+    the other axes broadcast (``(0, 3)`` with ``(3,)`` gives ``(0, 3)``). ``axis`` counts in each
+    operand and in the result on its own, as NumPy does for a non-negative one. See also:
+    numpy.linalg.cross."""
     a, b = _operands("cross", (x1, x2))
-    if a.ndim != b.ndim:
-        raise ValueError(f"darray cross: arrays must have the same rank, got shapes {_fmt(a.shape)} and {_fmt(b.shape)}")
-    ax = normalize_axis(axis, a.ndim, "darray cross")
-    if a.shape[ax] != 3 or b.shape[ax] != 3:
-        raise ValueError(f"darray cross: axis {axis} must have size 3, got shapes {_fmt(a.shape)} and {_fmt(b.shape)}")
-    a0, a1, a2 = (a[(slice(None),) * ax + (i,)] for i in range(3))
-    b0, b1, b2 = (b[(slice(None),) * ax + (i,)] for i in range(3))
+    ax_a, ax_b = normalize_axis(axis, a.ndim, "darray cross"), normalize_axis(axis, b.ndim, "darray cross")
+    if a.shape[ax_a] != 3 or b.shape[ax_b] != 3:
+        raise ValueError(f"darray cross: axis {axis} must have size 3 in both arrays, got shapes {_fmt(a.shape)} "
+                         f"and {_fmt(b.shape)}")
+    a, b = moveaxis(a, ax_a, -1), moveaxis(b, ax_b, -1)
+    try:
+        broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError as err:
+        raise ValueError(f"darray cross: {err}") from None
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
 
     def term(p: DArray, q: DArray, r: DArray, s: DArray) -> DArray:
         return E.apply("subtract", E.apply("multiply", p, q), E.apply("multiply", r, s))
 
-    return stack([term(a1, b2, a2, b1), term(a2, b0, a0, b2), term(a0, b1, a1, b0)], axis=ax)
+    out = stack([term(a1, b2, a2, b1), term(a2, b0, a0, b2), term(a0, b1, a1, b0)], axis=-1)
+    return moveaxis(out, -1, normalize_axis(axis, out.ndim, "darray cross"))
 
 
 def matrix_power(x: ArrayLike, n: int, /) -> DArray:

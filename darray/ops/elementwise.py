@@ -141,7 +141,36 @@ def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
     return np.where(exp < 0, neg.astype(out.dtype), out)
 
 
-_CPU = {"pow": _power}  # CPU implementations that differ from the row's NumPy reference
+def _floor_divide(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """numpy.floor_divide, but floor(x1 / x2) where a float operand is infinite (the Array API's
+    special cases: inf // 2 is inf, -1 // inf is -0; NumPy gives NaN and -1), as the kernel."""
+    out = np.asarray(np.floor_divide(x1, x2))
+    if out.dtype.kind != "f":
+        return out
+    inf = np.isinf(x1) | np.isinf(x2)
+    return np.where(inf, np.floor(x1 / x2), out) if inf.any() else out
+
+
+def _expm1(x: np.ndarray) -> np.ndarray:
+    """numpy.expm1 with the Array API's complex special values where NumPy's formula differs, as
+    complex.h's cexpm1: +0 + 0j at +-0 + 0j, NaN + 0j at NaN + 0j, inf + 0j at inf + 0j, -1 +- 0j
+    at -inf + iy, inf + NaN j at inf + i(inf or NaN)."""
+    out = np.array(np.expm1(x))
+    if out.dtype.kind != "c":
+        return out
+    re, im = x.real, x.imag
+    axis = im == 0
+    out.real[axis] = np.where(re[axis] == 0, 0, np.expm1(re[axis]))
+    out.imag[axis] = im[axis]
+    low = np.isneginf(re) & ~axis
+    out.real[low] = -1
+    out.imag[low] = np.copysign(0, np.where(np.isfinite(im[low]), np.sin(im[low]), im[low]))
+    high = np.isposinf(re) & ~np.isfinite(im)
+    out.real[high], out.imag[high] = re[high], im[high] - im[high]
+    return out
+
+
+_CPU = {"pow": _power, "floor_divide": _floor_divide, "expm1": _expm1}  # where the row's NumPy reference differs
 
 
 def apply(name: str, *args: Any) -> DArray:

@@ -375,10 +375,26 @@ def nonzero(x: Any, /) -> tuple[DArray, ...]:
     return tuple((pos // inner[j]) % x.shape[j] for j in range(x.ndim))
 
 
+def _positions(op: str, indices: Any, place: Any) -> Any:
+    """The ``indices`` of ``take`` or ``put`` as integers: NumPy casts them to intp with the
+    'same_kind' rule, so bools count as 0 and 1 (not a mask) and floats or complex are a TypeError."""
+    if isinstance(indices, int) and not isinstance(indices, bool):
+        return indices
+    idx = indices if isinstance(indices, DArray) else asarray(indices, device=place)
+    if idx.dtype.kind == "b":
+        return astype(idx, _dt.int64, copy=False)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"darray {op}: cannot cast the indices from {idx.dtype} to int64; indices must be "
+                        "integers (or bools, counted as 0 and 1)")
+    return idx
+
+
 def take(x: DArray, indices: Any, /, *, axis: int | None = None) -> DArray:
     """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened array).
 
-    See also: numpy.take (mode "raise" only)."""
+    See also: numpy.take (mode "raise" only). Differs from NumPy: a list or Python float of
+    integral floats is a TypeError, as a float array is (NumPy casts those unsafely)."""
+    indices = _positions("take", indices, x.place)
     if axis is None:
         return getitem(x.reshape(-1), (indices,))
     axis = normalize_axis(axis, x.ndim, "take")
@@ -406,10 +422,8 @@ def put(x: DArray, indices: Any, values: Any, /) -> None:
     """``x.flat[indices] = values`` in place, ``values`` repeated to the length of ``indices``.
 
     See also: numpy.put (mode "raise" only)."""
-    idx = (indices if isinstance(indices, DArray) else asarray(indices, device=x._place)).reshape(-1)
+    idx = asarray(_positions("put", indices, x._place), device=x._place).reshape(-1)
     vals = (values if isinstance(values, DArray) else asarray(values, device=x._place)).reshape(-1)
-    if idx.dtype.kind not in "iu":
-        raise IndexError(f"darray put: indices must be integers, got {idx.dtype}")
     if not idx.size:
         return
     if not vals.size:

@@ -20,7 +20,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, assign, astype, empty
-from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
+from ..dim import Dim, broadcast_shapes, check_nbytes, normalize_axes, normalize_axis
 from ..place import Place
 from . import _dispatch as D
 
@@ -78,6 +78,8 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
     """
     x = one("reshape", x)
     dim = x._dim.reshape(shape)
+    if not x.size:  # sizes that multiply to 0 can still be too big for an array (NumPy's rule)
+        check_nbytes(dim.shape, x.itemsize, "reshape")
     if dim is not None and not copy:
         return x._view(dim)
     if copy is False:
@@ -175,7 +177,9 @@ def broadcast_to(x: Any, /, shape: Any) -> DArray:
     every element sharing the memory); NumPy's is read-only.
     """
     x = one("broadcast_to", x)
-    return x._view(x._dim.broadcast_to(shape))
+    dim = x._dim.broadcast_to(shape)
+    check_nbytes(dim.shape, x.itemsize, "broadcast_to")
+    return x._view(dim)
 
 
 @named
@@ -186,6 +190,8 @@ def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
     """
     xs, _ = arrays_of("broadcast_arrays", arrays)
     shape = broadcast_shapes(*[x.shape for x in xs])
+    for x in xs:
+        check_nbytes(shape, x.itemsize, "broadcast_arrays")
     return tuple(x._view(x._dim.broadcast_to(shape)) for x in xs)
 
 

@@ -7,6 +7,9 @@ total) is read back, and ``unique_scatter`` writes values, run starts, first ind
 the inverse in one launch; counts are differences of the run starts. ``isin`` sorts the test
 elements and binary-searches each element (``isin_search``). NaNs are distinct values
 (NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
+
+Complex input is ordered as NumPy orders it (``_complex_order``: three stable argsorts of
+real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
 """
 from __future__ import annotations
 
@@ -21,9 +24,11 @@ from ..place import CPUPlace
 from . import _dispatch as D
 from . import elementwise as E
 from .creation import full
-from .scan import _scan_rows
+from .indexing import nonzero, take
+from .manipulation import concat
+from .scan import _scan_rows, cumulative_sum
 from ._kernel import ref
-from .sorting import contiguous, kernel, launch, sort_rows, span
+from .sorting import argsort, contiguous, kernel, launch, sort_rows, span
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
            "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
@@ -53,10 +58,38 @@ def _real(op: str, x: Any) -> DArray:
     return x
 
 
+def _complex_order(flat: DArray) -> DArray:
+    """int64 positions that sort the 1-D complex OpenCL array ``flat`` as NumPy sorts complex:
+    by real part, then imaginary part, NaNs in NumPy 2's classes ``[R + Rj, R + nanj, nan + Rj,
+    nan + nanj]``; stable (equal values in input order; -0.0 equals 0.0). Stable argsorts by
+    the imaginary part, the real part, then the NaN class."""
+    re, im = E.apply("real", flat), E.apply("imag", flat)
+    order = argsort(im)
+    order = take(order, argsort(take(re, order)))
+    nan_class = E.apply("add", E.apply("multiply", E.apply("isnan", re), 2), E.apply("isnan", im))
+    return take(order, argsort(take(astype(nan_class, _dt.int8, copy=False), order)))
+
+
+def _unique_complex(x: DArray) -> tuple[DArray, DArray, DArray, DArray]:
+    """``_unique`` of the non-empty complex OpenCL array ``x``: a value starts where it differs
+    from the one before in NumPy's order (a NaN in either part differs from everything)."""
+    n, flat = x.size, x.reshape(-1)
+    order = _complex_order(flat)
+    ordered = take(flat, order)
+    starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=x.place),
+                          E.apply("not_equal", ordered[1:], ordered[:-1])])
+    run = E.apply("subtract", cumulative_sum(starts_mask, dtype=_dt.int64), 1)
+    (starts,) = nonzero(starts_mask)
+    inverse = empty((n,), _dt.int64, x.place)
+    inverse[order] = run
+    ends = concat([starts[1:], full((1,), n, dtype=_dt.int64, device=x.place)])
+    return take(ordered, starts), take(order, starts), inverse.reshape(x.shape), E.apply("subtract", ends, starts)
+
+
 def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
     """(values, first indices, inverse indices with x's shape, counts) of ``x``; the indices
-    are unset (empty placeholders) unless ``with_order``."""
-    x = _real(op, x)
+    are unset (empty placeholders) unless ``with_order`` (always set for complex input)."""
+    x = x if isinstance(x, DArray) else asarray(x)
     place = x.place
     if isinstance(place, CPUPlace):
         res = np.unique_all(x._host_view())
@@ -65,6 +98,8 @@ def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, 
     if n == 0:
         none = empty((0,), _dt.int64, place)
         return empty((0,), x.dtype, place), none, empty(x.shape, _dt.int64, place), none
+    if x.dtype.kind == "c":
+        return _unique_complex(x)
     ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
     order = astype(index, _dt.int64, copy=False) if with_order else ordered
     items, length = span(n, place)
@@ -86,11 +121,12 @@ def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, 
 
 
 def unique_values(x: Any, /) -> DArray:
-    """The distinct values of ``x`` (flattened), sorted; each NaN is distinct. See also: numpy.unique_values.
+    """The distinct values of ``x`` (flattened), sorted (complex: by real, then imaginary part, NaNs
+    last as NumPy 2 sorts them); each NaN is distinct. See also: numpy.unique_values.
 
     darray differs from NumPy >= 2.3, whose ``unique_values`` may return them unsorted.
     """
-    x = _real("unique_values", x)
+    x = x if isinstance(x, DArray) else asarray(x)
     if isinstance(x.place, CPUPlace):
         return from_numpy(np.unique(x._host_view(), equal_nan=False), x.place)
     return _unique("unique_values", x, False)[0]

@@ -1,6 +1,6 @@
 """Places (CPU or an OpenCL device), device discovery and the current-place guard.
 
-``"cpu"``, ``"cl"`` and ``"cl:N"`` parse to places; ``with da.place.use("cl:1"):`` sets the
+``"cpu"``, ``"cl"``, ``"gpu"`` and ``"cl:N"`` parse to places; ``with da.place.use("cl:1"):`` sets the
 current place for the thread. OpenCL is initialised on first use; before that, importing this
 package makes the ICD loader see the CPU runtime darray ships with (``_icd``). Every device
 is listed, but one is used only after it passed the probe (``_probe``: build and run a small

@@ -49,7 +49,10 @@ PlaceLike = Union[Place, str, None]
 
 
 def parse(obj: PlaceLike) -> Place:
-    """A Place from a Place, ``"cpu"``, ``"cl"`` (the best device), ``"cl:N"`` or None (current)."""
+    """A Place from a Place, ``"cpu"``, ``"cl"`` (the best device), ``"gpu"`` (the best GPU),
+    ``"cl:N"`` or None (current). ``"cl"`` and ``"gpu"`` with no such device that passed darray's
+    probe: DeviceError (status PROBE_FAILED) when some failed it, else ValueError naming the
+    devices found."""
     if obj is None:
         return current()
     if isinstance(obj, (CPUPlace, CLPlace)):
@@ -59,17 +62,21 @@ def parse(obj: PlaceLike) -> Place:
         if text == "cpu":
             return CPUPlace()
         if text in ("cl", "opencl", "gpu"):
-            best, failed = _probe.choose()
-            if best is None and failed:
-                raise DeviceError(f"darray place: {obj!r} asks for an OpenCL device but none passed darray's probe: "
-                                  + "; ".join(_probe.describe(*f) for f in failed), status="PROBE_FAILED")
-            if best is None:
-                raise ValueError(f"darray place: {obj!r} asks for an OpenCL device but none was found")
-            return CLPlace(best)
+            gpu = text == "gpu"
+            what = "a GPU" if gpu else "an OpenCL device"
+            best, failed = _probe.choose(gpu=gpu)
+            if best is not None:
+                return CLPlace(best)
+            found = "; devices found: " + (", ".join(f"cl:{d.index} ({d.name} [{d.platform}], {d.type})"
+                                                     for d, _ in _probe.found()) or "none")
+            if failed:
+                raise DeviceError(f"darray place: {obj!r} asks for {what} but none passed darray's probe: "
+                                  + "; ".join(_probe.describe(*f) for f in failed) + found, status="PROBE_FAILED")
+            raise ValueError(f"darray place: {obj!r} asks for {what} but none was found" + found)
         head, sep, tail = text.partition(":")
         if sep and head in ("cl", "opencl") and tail.isdigit():
             return CLPlace(int(tail))
-    raise ValueError(f"darray place: cannot parse {obj!r}; expected 'cpu', 'cl' or 'cl:N'")
+    raise ValueError(f"darray place: cannot parse {obj!r}; expected 'cpu', 'cl', 'gpu' or 'cl:N'")
 
 
 _default: Place | None = None

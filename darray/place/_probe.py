@@ -144,11 +144,14 @@ def require(info: DeviceInfo, device: cl.Device) -> None:
                           "(build and run a small kernel) and cannot be used", status="PROBE_FAILED", log=result.reason)
 
 
-def choose() -> tuple[int | None, list[tuple[DeviceInfo, Verdict]]]:
+def choose(gpu: bool = False) -> tuple[int | None, list[tuple[DeviceInfo, Verdict]]]:
     """The preferred device that passes its probe (GPU, then Intel's CPU runtime, then PoCL, then
-    others; see ``DeviceInfo.rank``), probing in that order, and the devices passed over."""
+    others; see ``DeviceInfo.rank``), probing in that order, and the devices passed over;
+    ``gpu``: among GPUs only."""
     failed: list[tuple[DeviceInfo, Verdict]] = []
     for info, device in sorted(found(), key=lambda d: (d[0].rank, d[0].index)):
+        if gpu and info.type != "GPU":
+            continue
         result = verdict(info, device)
         if result.ok:
             return info.index, failed

@@ -9,7 +9,9 @@
  *   ordering     cless cless_equal cgreater cgreater_equal (return int), cmaximum cminimum
  * Branch cuts and special values (inf, NaN, signed zeros) follow C99 Annex G as NumPy's
  * glibc-backed loops do; cpow, csign, cexpm1, clog2, clog10 and the ordering follow NumPy's
- * own loops. The inverse functions use Kahan's formulas ("Branch cuts for complex elementary
+ * own loops (cexpm1 with the Array API's special values where NumPy's formula gives others:
+ * +0 + 0j at +-0 + 0j, an infinite real part with an infinite or NaN imaginary one, -inf).
+ * The inverse functions use Kahan's formulas ("Branch cuts for complex elementary
  * functions", 1987), which keep their accuracy next to the branch points; very large |z| take
  * an asymptotic form and csqrt/clog scale, so nothing overflows before the result does.
  */
@@ -47,9 +49,13 @@ inline C cexp_##R(C z) {                                                        
     R e = exp(x);                                                                    \
     return (C)(e * c, e * s);                                                        \
 }                                                                                    \
-inline C cexpm1_##R(C z) {                   /* NumPy's formula, specials included */ \
-    R h = sin(z.y * (R)0.5);                                                         \
-    return (C)(expm1(z.x) * cos(z.y) - 2 * h * h, exp(z.x) * sin(z.y));              \
+inline C cexpm1_##R(C z) {  /* NumPy's formula; the Array API's values where it differs */ \
+    R x = z.x, y = z.y, h;                                                           \
+    if (y == 0) return (C)(x == 0 ? (R)0 : expm1(x), y);  /* expm1(+-0 + 0j) = +0 + 0j */ \
+    if (isinf(x) && !isfinite(y)) return x < 0 ? (C)(-1, copysign((R)0, y)) : (C)(x, y - y); \
+    if (isinf(x) && x < 0) return (C)(-1, copysign((R)0, sin(y)));  /* +0 cis(y) - 1 */ \
+    h = sin(y * (R)0.5);                                                             \
+    return (C)(expm1(x) * cos(y) - 2 * h * h, exp(x) * sin(y));                      \
 }                                                                                    \
 inline C clog_##R(C z) {                                                             \
     R x = fabs(z.x), y = fabs(z.y), a = fmax(x, y), b = fmin(x, y), k = 0;           \

@@ -1,9 +1,10 @@
 /* darray elementwise helpers, inlined at the top of every generated elementwise kernel.
  * Entry points: none (helper functions only); the generated kernel is `elementwise`.
  * Helpers are named <op>_<ctype>: floordiv_*, pymod_* (NumPy floor_divide/remainder,
- * division by zero gives 0 for integers), shl_*, shr_* (NumPy shifts: counts outside
- * [0, bits) give 0, or -1 for negative values shifted right), ipow_* (integer power by
- * squaring, wrap-around), recip_*, logaddexp_*, clip_* (NaN propagates); trig_sin/cos/tan
+ * division by zero gives 0 for integers; float floor_divide with the Array API's infinities),
+ * shl_*, shr_* (NumPy shifts: counts outside [0, bits) give 0, or -1 for negative values
+ * shifted right), ipow_* (integer power by squaring, wrap-around), recip_*, logaddexp_*,
+ * clip_* (NaN propagates); trig_sin/cos/tan
  * (overloaded for float, float4, float8, double: own float/float4/float8 code, double built-ins);
  * crecip_*, cclip_* (NumPy's complex reciprocal and clip, on float2/double2: the rows of
  * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
@@ -54,10 +55,12 @@ DARRAY_INT_HELPERS(uint, uint, 32, 0)
 DARRAY_INT_HELPERS(long, ulong, 64, (-9223372036854775807L - 1))
 DARRAY_INT_HELPERS(ulong, ulong, 64, 0)
 
-/* NumPy's npy_divmod for floats: floor division and a remainder with the divisor's sign. */
+/* NumPy's npy_divmod for floats: floor division and a remainder with the divisor's sign;
+ * floor division by zero or with an infinite operand is the Array API's floor(a / b) (NumPy:
+ * NaN for inf // 2, -1 for -1 // inf). */
 #define DARRAY_FLOAT_HELPERS(T)                                                      \
 inline T floordiv_##T(T a, T b) {                                                    \
-    if (b == 0) return a / b;                                                        \
+    if (b == 0 || isinf(a) || isinf(b)) return floor(a / b);                         \
     T mod = fmod(a, b);                                                              \
     T div = (a - mod) / b;                                                           \
     if (mod != 0) { if ((b < 0) != (mod < 0)) div -= 1; }                            \
