@@ -24,7 +24,8 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
 All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
 shared kernel object atomic. Host work on host-backed memory (small graphs, host copies) goes
 through :func:`run_host` instead: it runs under the same lock only when everything it would
-wait for is known complete, and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
+wait for is known complete (it waits for that, or declines), and leaves nothing pending on
+what it wrote. A library call that takes no wait list and returns no event
 (pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
 a marker after it.
 
@@ -339,30 +340,35 @@ def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> b
 
 
 def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence["Allocation"] = (),
-             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> bool:
+             writes: Sequence["Allocation"] = (), nbytes: int = 0, block: bool = False) -> bool:
     """Run ``fn()`` on the calling thread in place of a device command, when every command it
     would wait for has completed (OpenCL is asked, without blocking); False, with nothing run,
-    when one is still pending (the caller launches instead). For host-backed allocations
-    (``Allocation.host``) only: ``fn`` reads and writes their host memory.
+    when one is still pending (the caller launches instead). ``block``: wait for those commands
+    instead, so it always runs. For host-backed allocations (``Allocation.host``) only: ``fn``
+    reads and writes their host memory.
 
     It runs under the place's lock, so no command touching these allocations is enqueued
     meanwhile; afterwards nothing is pending on what it wrote.
     """
-    if not _settled(reads, writes):
-        for a in (*reads, *writes):
-            is_done(a.write)
-        for a in writes:
-            for e in list(a.reads.values()):
-                is_done(e)
-    with runtime(place).lock:
-        if not _settled(reads, writes):  # still pending, or enqueued by another thread meanwhile
+    lock = runtime(place).lock
+    while True:
+        if not _settled(reads, writes):
+            for e in [a.write for a in (*reads, *writes)] + [e for a in writes for e in list(a.reads.values())]:
+                if block:
+                    wait(e, name)
+                else:
+                    is_done(e)
+        with lock:
+            if _settled(reads, writes):  # else still pending, or enqueued by another thread meanwhile
+                t0 = time.perf_counter_ns() if _active else 0
+                fn()
+                for a in writes:
+                    a.write = None
+                    if a.reads:
+                        a.reads = {}
+                break
+        if not block:
             return False
-        t0 = time.perf_counter_ns() if _active else 0
-        fn()
-        for a in writes:
-            a.write = None
-            if a.reads:
-                a.reads = {}
     if _active:
         record_host(name, HOST, str(place), nbytes, t0, time.perf_counter_ns())
     return True
