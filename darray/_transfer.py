@@ -113,7 +113,7 @@ def _in_host(alloc: Allocation, place: CLPlace, fn, *, write: bool) -> None:
     once every command it depends on has completed (waiting for them as needed)."""
     reads, writes = ([], [alloc]) if write else ([alloc], [])
     name = "host_to_device" if write else "device_to_host"
-    sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes, block=True)
+    sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes)
 
 
 def _host_bytes(alloc: Allocation, start: int, nbytes: int) -> np.ndarray:

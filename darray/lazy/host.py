@@ -110,5 +110,6 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
                     np.copyto(view, _value(x, memo), casting="unsafe")
 
     nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
-    return sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs],
-                          writes=[t.alloc for t in targets], nbytes=nbytes, block=True)
+    sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs], writes=[t.alloc for t in targets],
+                   nbytes=nbytes)
+    return True

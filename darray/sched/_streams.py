@@ -23,9 +23,8 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
 
 All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
 shared kernel object atomic. Host work on host-backed memory (small graphs, host copies) goes
-through :func:`run_host` instead: it runs under the same lock only when everything it would
-wait for is known complete (it waits for that, or declines), and leaves nothing pending on
-what it wrote. A library call that takes no wait list and returns no event
+through :func:`run_host` instead: it runs under the same lock once everything it would wait
+for is known complete (it waits for that), and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
 (pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
 a marker after it.
 
@@ -352,12 +351,10 @@ def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> b
 
 
 def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence["Allocation"] = (),
-             writes: Sequence["Allocation"] = (), nbytes: int = 0, block: bool = False) -> bool:
-    """Run ``fn()`` on the calling thread in place of a device command, when every command it
-    would wait for has completed (OpenCL is asked, without blocking); False, with nothing run,
-    when one is still pending (the caller launches instead). ``block``: wait for those commands
-    instead, so it always runs. For host-backed allocations (``Allocation.host``) only: ``fn``
-    reads and writes their host memory.
+             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> None:
+    """Run ``fn()`` on the calling thread in place of a device command, once every command it
+    would wait for has completed (waiting for them). For host-backed allocations
+    (``Allocation.host``) only: ``fn`` reads and writes their host memory.
 
     It runs under the place's lock, so no command touching these allocations is enqueued
     meanwhile; afterwards nothing is pending on what it wrote.
@@ -366,14 +363,11 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
     while True:
         if not _settled(reads, writes):
             for e in [a.write for a in (*reads, *writes)] + [e for a in writes for e in list(a.reads.values())]:
-                if block:
-                    wait(e, name)
-                else:
-                    is_done(e)
+                wait(e, name)
         with lock:
             if _exit.closer is not None:
                 _exit.check(name)
-            if _settled(reads, writes):  # else still pending, or enqueued by another thread meanwhile
+            if _settled(reads, writes):  # else another thread enqueued work on them meanwhile
                 t0 = time.perf_counter_ns() if _active else 0
                 fn()
                 for a in writes:
@@ -381,11 +375,8 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
                     if a.reads:
                         a.reads = {}
                 break
-        if not block:
-            return False
     if _active:
         record_host(name, HOST, str(place), nbytes, t0, time.perf_counter_ns())
-    return True
 
 
 def _prune(reads: dict) -> None:
