@@ -113,9 +113,7 @@ def _in_host(alloc: Allocation, place: CLPlace, fn, *, write: bool) -> None:
     once every command it depends on has completed (waiting for them as needed)."""
     reads, writes = ([], [alloc]) if write else ([alloc], [])
     name = "host_to_device" if write else "device_to_host"
-    while not sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes):
-        for entry in (alloc.write, *(alloc.reads.values() if write else ())):
-            sched.wait(entry, name)
+    sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes)
 
 
 def _host_bytes(alloc: Allocation, start: int, nbytes: int) -> np.ndarray:

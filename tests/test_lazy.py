@@ -313,7 +313,7 @@ def test_fresh_process_compiles_from_disk_cache(place, tmp_path):
             "    z = (x.astype(da.float64) * 0.375 + 2).eval()\n"   # float64: no double8 (PoCL reload bug)
             "assert np.allclose(z.get(), np.arange(10) * 0.375 + 2)\n"
             "print(len(p.compiles), sum(c.from_disk for c in p.compiles))\n")
-    # kernels only: whether a small graph runs on the host depends on timing (lazy.host)
+    # kernels only: these small graphs would run on the host and build nothing (lazy.host)
     env = {**__import__("os").environ, "DARRAY_CACHE_DIR": str(tmp_path), "DARRAY_HOST_WORK": "0"}
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -321,6 +321,53 @@ def test_fresh_process_compiles_from_disk_cache(place, tmp_path):
     n2, d2 = map(int, second.stdout.split()[-2:])
     assert n1 >= 1 and d1 == 0
     assert n2 == d2                         # all from disk: nothing built
+
+
+ROUNDS = """
+import importlib.util
+import numpy as np
+import darray as da
+
+root = importlib.util.find_spec("scipy.optimize.elementwise") and importlib.import_module("scipy.optimize.elementwise")
+
+def work():
+    rng = np.random.default_rng(0)
+    x = da.asarray(rng.random((6, 7)).astype(np.float32))
+    m = x > 0.5
+    picked = x[m]
+    x[m] = 0.25
+    z = x.copy()
+    z[x < 0.3] = -1.0
+    r = [x.sum(axis=0), x.max(axis=1), da.argmax(x, axis=1), x.mean(axis=(0, 1)), da.sum(x), x.argmax(),
+         da.where(x > 0.2, x, -x).astype(np.int32), (x.astype(np.float64) * 2 + 1 <= 2) | m]
+    if root is not None:
+        c = da.asarray(np.linspace(1, 5, 10))
+        r.append(root.find_root(lambda t, c: t ** 3 - c, (da.zeros(10), da.full(10, 3.0)), args=(c,)).x)
+    return [np.asarray(a) for a in (picked, z, *r)]
+
+builds = []
+for _ in range(3):
+    with da.profile() as p:
+        work()
+    builds.append(len(p.compiles))
+print(*builds)
+"""
+
+
+def test_identical_rounds_build_nothing_after_the_first(place, tmp_path):
+    """A mixed workload (masking, masked writes, reductions over axes, where, casts, comparisons,
+    SciPy's elementwise find_root) run three times in one process: the second and third rounds
+    build no program (compiles and disk loads both count), whatever the device's timing."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SCIPY_ARRAY_API": "1", "DARRAY_DEVICE": str(place)}
+    proc = subprocess.run([sys.executable, "-c", ROUNDS], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    first, *again = map(int, proc.stdout.split())
+    assert first > 0 and again == [0, 0], proc.stdout
 
 
 # -- triggers --------------------------------------------------------------------------------

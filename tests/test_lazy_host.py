@@ -1,10 +1,12 @@
 """Small graphs computed through NumPy on host-backed devices (``darray.lazy.host``).
 
 The host path must give the kernel's bits exactly (lazy and eager results stay identical),
-run only ops the op table marks exact, and run only when nothing it depends on is pending.
+run only ops the op table marks exact, and run only once what it depends on has completed.
 conftest turns it off (``host.LIMIT = 0``) outside its "host" mode; these tests set it.
 """
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import pyopencl as cl
@@ -142,21 +144,27 @@ def test_over_the_work_limit_launches_a_kernel(place, monkeypatch):
     assert streams == [sched.HOST]
 
 
-def test_pending_input_falls_back_to_an_ordered_kernel(place, monkeypatch):
-    """An input whose last write is still queued: the host must not read it; the kernel runs
-    after that write."""
+def test_pending_input_is_waited_for_then_computed_on_the_host(place, monkeypatch):
+    """An input whose last write is still queued: the host waits for that write, then computes
+    (a kernel instead would make which programs get built depend on timing)."""
     monkeypatch.setattr(host, "LIMIT", 1 << 20)
     x = da.asarray(np.arange(8, dtype=np.float32), device=place)
     da.synchronize()
     gate = cl.UserEvent(runtime(place).context)
-    sched.launch("gate", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[gate]), place=place,
-                 writes=[x._alloc])
-    y = x + 1
-    y.eval()  # returns without waiting for the gate: a kernel queued behind it
-    assert not sched.is_done(y._alloc.write)
-    gate.set_status(cl.command_execution_status.COMPLETE)
+    entry = sched.launch("gate", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[gate]), place=place,
+                         writes=[x._alloc])
+    opened = threading.Timer(0.2, gate.set_status, (cl.command_execution_status.COMPLETE,))
+    opened.start()
+    try:
+        with da.profile() as p:
+            y = x + 1
+            y.eval()  # returns once the gate opened and the host computed y
+            assert sched.is_done(entry) and y._alloc.write is None
+    finally:
+        opened.join()
+    assert [r.stream for r in p.launches] == [sched.HOST]
     np.testing.assert_array_equal(y.get(), np.arange(8, dtype=np.float32) + 1)
-    _, streams = launches(lambda: x + 1)  # settled now: the host path again
+    _, streams = launches(lambda: x + 1)  # the next call works the same way
     assert streams == [sched.HOST]
 
 

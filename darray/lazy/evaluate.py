@@ -60,6 +60,7 @@ def record(n: Node, place: Any) -> "DArray":
         if refs is None:
             _readers[id(alloc)] = {key: ref}
         else:
+            refs.pop(key, None)  # a dead reader's id reused: to the end, else the order would vary (see before_write)
             refs[key] = ref
             size = len(refs)
             if size >= PRUNE_AT and not size & (size - 1):  # at powers of two: amortised O(1)
@@ -77,7 +78,9 @@ def _prune(refs: dict[int, "weakref.ref[DArray]"]) -> None:
 
 def before_write(alloc: Any) -> None:
     """Run every pending graph that reads ``alloc`` (it is about to be overwritten): those
-    registered as its readers, and those containing a node since materialised into ``alloc``."""
+    registered as its readers, and those containing a node since materialised into ``alloc``.
+    They run as one kernel whose outputs are in registration (creation) order, so identical
+    calls fuse the same kernel."""
     refs = _readers.pop(id(alloc), None)
     cands = list(refs.values()) if refs else []
     sources = _sources.pop(alloc, None)  # after this write no pending graph contains that node

@@ -5,8 +5,9 @@ costs the host more than computing a few thousand elements does: PoCL spends 7-8
 time per enqueued command. A graph whose work (elements x nodes) is at most ``LIMIT`` and
 whose every node NumPy computes with the kernel's bits (``exact``: the op table's ``host``
 kinds, IEEE-exact float ops and integer and bool ops, and exact casts) is evaluated by NumPy
-straight into the outputs' memory, through ``sched.run_host``: only when nothing it depends
-on is pending, else the kernel runs. Lazy and eager results stay identical.
+straight into the outputs' memory, through ``sched.run_host``, once what it depends on has
+completed (it waits for that: were a pending input to send it to a kernel instead, which
+programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
 """
 from __future__ import annotations
@@ -91,9 +92,9 @@ def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
 
 
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
-    """Compute the pending ``nodes`` into ``targets`` on the host; False (nothing done) when the
-    work is over ``LIMIT``, a node is not exact on the host, the device is not host-backed or a
-    command it depends on is still pending."""
+    """Compute the pending ``nodes`` into ``targets`` on the host (after the commands they depend
+    on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
+    the device is not host-backed."""
     n = targets[0].dim.size
     if n == 0 or n * sum([x.size for x in nodes]) > LIMIT or not all([x.host for x in nodes]) \
             or not runtime(place).host_backed:
@@ -109,5 +110,6 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
                     np.copyto(view, _value(x, memo), casting="unsafe")
 
     nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
-    return sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs],
-                          writes=[t.alloc for t in targets], nbytes=nbytes)
+    sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs], writes=[t.alloc for t in targets],
+                   nbytes=nbytes)
+    return True

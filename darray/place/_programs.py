@@ -14,6 +14,7 @@ import pyopencl as cl
 
 from ..errors import DeviceError, cl_errors
 from . import _private
+from ._exit import check
 
 _VERSION = "0.1.2"  # part of every cache key: bump when what build() adds to a source or the disk format changes
 # Prepended to every source darray builds: no FMA contraction, so a result never depends on the
@@ -51,6 +52,7 @@ def _quiet() -> Iterator[None]:
 def build(context: cl.Context, device: cl.Device, source: str, options: str = "") -> cl.Program:
     """``PROLOGUE + source`` built for ``device`` with ``options`` (no pyopencl cache); DeviceError
     carrying the build log when it fails."""
+    check("build")
     prg = cl.Program(context, PROLOGUE + source)
     try:
         with _quiet():
@@ -84,6 +86,7 @@ class ProgramCache:
         """The kernel ``name`` of ``source`` built with ``options`` (cached)."""
         prg = self._programs.get((source, options))
         if prg is None:
+            check("build")
             with self._lock:
                 prg = self._programs.get((source, options))
                 if prg is None:
@@ -92,6 +95,7 @@ class ProgramCache:
         key = (id(prg), name)
         k = self._kernels.get(key)
         if k is None:
+            check(f"kernel {name}")
             with self._lock:
                 k = self._kernels.get(key)
                 if k is None:

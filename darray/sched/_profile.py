@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..place._exit import check
+
 _active: list["Profiler"] = []
 _lock = threading.Lock()
 
@@ -33,6 +35,7 @@ class LaunchRecord:
 
     def _read(self) -> tuple[int, int, int]:
         if self._times is None:
+            check("profiler")
             self.event.wait()
             prof = self.event.profile
             self._times = (prof.queued, prof.start, prof.end)

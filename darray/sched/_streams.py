@@ -23,8 +23,8 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
 
 All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
 shared kernel object atomic. Host work on host-backed memory (small graphs, host copies) goes
-through :func:`run_host` instead: it runs under the same lock only when everything it would
-wait for is known complete, and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
+through :func:`run_host` instead: it runs under the same lock once everything it would wait
+for is known complete (it waits for that), and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
 (pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
 a marker after it.
 
@@ -33,6 +33,11 @@ Streams are per place and per Python thread: ``current_stream(place)`` is the in
 is this thread's stream for host copies, so a host read waits only on what it reads.
 The allocator keeps the entries of a freed block (see ``darray.alloc``); its next owner
 starts from them, so the new owner's first writer waits for the old owner's last kernels.
+
+At interpreter exit a hook closes darray to every other thread (their next launch, wait or
+build raises ``SystemExit``, see ``place._exit``), finishes the queues and waits for those
+threads to leave darray's code: daemon threads still launching then neither keep the queues
+busy forever nor abort the process at finalisation.
 """
 from __future__ import annotations
 
@@ -47,7 +52,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import pyopencl as cl
 
 from ..errors import cl_errors
-from ..place import CLPlace, PlaceLike, parse, runtime
+from ..place import CLPlace, PlaceLike, _exit, parse, runtime
+from ..place._runtime import runtimes
 from ._profile import _active, record_host, record_launch, timed_sync
 
 if TYPE_CHECKING:
@@ -96,6 +102,7 @@ class Stream:
         """Wait until everything enqueued on this stream has completed."""
         seq = self.seq
         if seq > self.done:
+            _exit.check("synchronize")
             with timed_sync(f"stream {self.id}"), cl_errors("synchronize"):
                 self.queue.finish()
         _completed(self, seq)
@@ -246,6 +253,9 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allo
             raise ValueError(f"darray launch {name}: stream {s} is on {s.place}, the command on {place}")
     need: dict | None = None
     with s.lock:
+        closing = _exit.closer is not None
+        if closing:  # the interpreter is exiting: other threads launch nothing more
+            _exit.check(f"launch {name}")
         for a in reads:
             e = a.write
             if e is not None and e[0] is not s and e[1] > e[0].done:
@@ -297,6 +307,8 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allo
                     a.reads = {}
     if _active:
         record_launch(name, sid, str(place), nbytes, ev)
+    if closing:  # the exiting thread's own late work (a later exit hook, a finaliser): done before it goes on
+        wait(entry, name)
     return entry
 
 
@@ -339,33 +351,32 @@ def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> b
 
 
 def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence["Allocation"] = (),
-             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> bool:
-    """Run ``fn()`` on the calling thread in place of a device command, when every command it
-    would wait for has completed (OpenCL is asked, without blocking); False, with nothing run,
-    when one is still pending (the caller launches instead). For host-backed allocations
+             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> None:
+    """Run ``fn()`` on the calling thread in place of a device command, once every command it
+    would wait for has completed (waiting for them). For host-backed allocations
     (``Allocation.host``) only: ``fn`` reads and writes their host memory.
 
     It runs under the place's lock, so no command touching these allocations is enqueued
     meanwhile; afterwards nothing is pending on what it wrote.
     """
-    if not _settled(reads, writes):
-        for a in (*reads, *writes):
-            is_done(a.write)
-        for a in writes:
-            for e in list(a.reads.values()):
-                is_done(e)
-    with runtime(place).lock:
-        if not _settled(reads, writes):  # still pending, or enqueued by another thread meanwhile
-            return False
-        t0 = time.perf_counter_ns() if _active else 0
-        fn()
-        for a in writes:
-            a.write = None
-            if a.reads:
-                a.reads = {}
+    lock = runtime(place).lock
+    while True:
+        if not _settled(reads, writes):
+            for e in [a.write for a in (*reads, *writes)] + [e for a in writes for e in list(a.reads.values())]:
+                wait(e, name)
+        with lock:
+            if _exit.closer is not None:
+                _exit.check(name)
+            if _settled(reads, writes):  # else another thread enqueued work on them meanwhile
+                t0 = time.perf_counter_ns() if _active else 0
+                fn()
+                for a in writes:
+                    a.write = None
+                    if a.reads:
+                        a.reads = {}
+                break
     if _active:
         record_host(name, HOST, str(place), nbytes, t0, time.perf_counter_ns())
-    return True
 
 
 def _prune(reads: dict) -> None:
@@ -399,6 +410,7 @@ def wait(entry: Entry | None, what: str = "host wait") -> None:
     s, seq, ev = entry
     if seq <= s.done:
         return
+    _exit.check(what)
     with timed_sync(what), cl_errors(what):
         ev.wait()
     _completed(s, seq)
@@ -424,16 +436,27 @@ def synchronize(place: PlaceLike = None) -> None:
             s.synchronize()
 
 
-def _drain_at_exit() -> None:
-    """Wait for queued work before the interpreter exits: Intel's CPU runtime crashes (SIGSEGV)
-    when a process ends with its kernels still running."""
+SETTLE_S = 10.0  # how long the exit hook waits for other threads to leave darray's code
+
+
+def _close_at_exit() -> None:
+    """Exit hook (atexit runs it while daemon threads still run): refuse OpenCL work from other
+    threads (``place._exit``), let a launch in flight finish its enqueue (the place locks), wait
+    for all queued work (Intel's CPU runtime crashes when a process ends with kernels running),
+    then for the other threads to leave darray's code, so that none is inside pyopencl when the
+    interpreter finalises."""
+    _exit.close()
+    for rt in runtimes():
+        with rt.lock:
+            pass
     try:
         synchronize()
     except Exception:  # a device error at exit has nobody left to report to
         pass
+    _exit.settle(SETTLE_S)
 
 
-atexit.register(_drain_at_exit)
+atexit.register(_close_at_exit)
 
 
 def all_streams() -> list[Stream]:
