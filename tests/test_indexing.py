@@ -332,3 +332,14 @@ def test_large_gather_and_mask(cl_place):
     x[idx[:1000]] = 0.0
     host[idx[:1000]] = 0.0
     assert_same(x, host)
+
+
+def test_bad_index_before_rank_limit(cl_place):
+    """An out-of-bounds index is NumPy's IndexError even where the result would pass darray's
+    rank limit (a ValueError naming the limit when every index is in bounds); the next call works."""
+    x = da.zeros((1,) * 6, device=cl_place)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[np.ones((1,) * 6, np.int64)]
+    with pytest.raises(ValueError, match="at most 9"):
+        x[np.zeros((1,) * 6, np.int64)]
+    assert x[np.zeros((1,) * 3, np.int64)].shape == (1,) * 8

@@ -30,7 +30,7 @@ from .. import lazy
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
-from ..dim import broadcast_shapes, normalize_axis
+from ..dim import MAX_RANK, broadcast_shapes, normalize_axis
 from ..place import CLPlace, CPUPlace
 from . import elementwise as E
 from . import reduction as R
@@ -181,6 +181,10 @@ def _offsets(view: DArray, indices: list[tuple[int, int, DArray]], *, check: boo
     first bad index when there is one (else the kernel that reads them flags it)."""
     axes = [a for a, _, _ in indices]
     shape, at, rest = _layout(view, axes, [i.shape for _, _, i in indices])
+    if len(shape) > MAX_RANK:  # NumPy's IndexError for a bad index comes first
+        _check(view, indices, empty((0,), _dt.int64, view._place))
+        raise ValueError(f"darray indexing: the result would have rank {len(shape)} (shape {shape}); darray "
+                         f"supports at most {MAX_RANK} dimensions")
     nb = len(shape) - len(rest)
     total: Any = view._dim.offset
     bad: Any = False
