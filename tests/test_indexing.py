@@ -343,3 +343,19 @@ def test_bad_index_before_rank_limit(cl_place):
     with pytest.raises(ValueError, match="at most 9"):
         x[np.zeros((1,) * 6, np.int64)]
     assert x[np.zeros((1,) * 3, np.int64)].shape == (1,) * 8
+
+
+@pytest.mark.parametrize("shape, mask", [((3,), (0,)), ((0, 4), (0,)), ((0, 3), (0, 2)), ((0, 0), (0, 1)),
+                                         ((2, 0), (3, 0)), ((0, 0, 0, 0, 1), (0, 0, 0, 1)), ((2, 3), (0, 3)),
+                                         ((2, 3), (2, 0)), ((2, 3), (1, 0)), ((1, 1, 0, 0, 1), (0, 0, 0, 1))])
+def test_empty_mask_shapes(shape, mask, cl_place):
+    """A mask axis of length 0 matches an axis of any length (as NumPy); other mask axes must
+    match the axes they index (IndexError otherwise); the next call works."""
+    host, key = np.zeros(shape, np.float32), np.zeros(mask, bool)
+    x = da.asarray(host, device=cl_place)
+    want, want_err = _outcome(lambda: host[key])
+    got, got_err = _outcome(lambda: x[key])
+    assert got_err == want_err, (got_err, want_err)
+    if want_err is None:
+        assert_same(got, want)
+    assert x[()].shape == shape

@@ -128,13 +128,11 @@ def _parse(key: Any, ndim: int) -> tuple[tuple, list[_Advanced]] | None:
 
 
 def _check_mask(view: DArray, adv: _Advanced) -> None:
-    """IndexError when a mask's shape does not match the axes it indexes (NumPy lets an empty
-    mask index any axes: it selects nothing)."""
-    if not adv.index.size:
-        return
+    """IndexError when a mask's shape does not match the axes it indexes (as NumPy, a mask axis
+    of length 0 matches an axis of any length: the mask is empty and selects nothing)."""
     for j, m in enumerate(adv.index.shape):
         n = view.shape[adv.axis + j]
-        if m != n:
+        if m != n and m:
             raise IndexError(f"boolean index did not match indexed array along axis {adv.source_axis + j}; "
                              f"size of axis is {n} but size of corresponding boolean axis is {m}")
 
@@ -310,6 +308,15 @@ def setitem(x: DArray, key: Any, value: Any, /) -> None:
     if isinstance(value, DArray) and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
     if isinstance(x._place, CPUPlace):
+        consumed = sum(a.index.ndim if a.is_mask else 1 for a in advanced)
+        try:
+            rank = view.ndim - consumed + len(broadcast_shapes(*[(1,) if a.is_mask else a.index.shape for a in advanced]))
+        except ValueError:  # indices that do not broadcast: NumPy's IndexError below
+            rank = 0
+        if rank > MAX_RANK:  # as on OpenCL places: NumPy's IndexError for a bad index first, then the limit
+            x._host_view()[_host_key(key)]
+            raise ValueError(f"darray setitem: the selection would have rank {rank}; darray supports at most "
+                             f"{MAX_RANK} dimensions")
         try:
             x._host_view()[_host_key(key)] = value.get() if isinstance(value, DArray) else value
         except ValueError as err:
