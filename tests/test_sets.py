@@ -130,11 +130,15 @@ def test_unique_complex_matches_numpy(any_place, data):
 
 @pytest.mark.parametrize("dtype", COMPLEX, ids=str)
 def test_unique_complex_long(any_place, dtype):
-    """Long input (the radix sorts), few distinct values, NaN parts and signed zeros."""
+    """Long input (the radix sorts), few distinct values, NaN parts and signed zeros; contiguous,
+    reversed-strided and transposed views."""
     rng = np.random.default_rng(dtype.num)
     x = (rng.integers(-3, 4, 3000) + 1j * rng.integers(-2, 3, 3000)).astype(dtype)
     x[::97], x[5::89], x[7::131], x[9::53] = complex(np.nan, 1), complex(-0.0, 0), complex(2, np.nan), np.nan
-    check_unique_complex(da.asarray(x, device=any_place).reshape(30, 100), x.reshape(30, 100))
+    d = da.asarray(x, device=any_place)
+    check_unique_complex(d.reshape(30, 100), x.reshape(30, 100))
+    check_unique_complex(d[::-3], x[::-3])  # reversed and strided
+    check_unique_complex(d.reshape(30, 100).T[::2], x.reshape(30, 100).T[::2])  # transposed
 
 
 def test_bad_input(any_place):
