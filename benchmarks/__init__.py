@@ -13,7 +13,8 @@ import importlib
 import sys
 import time
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import report
 from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json

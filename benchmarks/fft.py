@@ -10,7 +10,8 @@ Figures, from one run, darray timed to the transform's completion on the device 
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

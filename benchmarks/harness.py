@@ -20,8 +20,9 @@ import statistics
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["Target", "Result", "Run", "case", "registry", "timeit", "compare", "device_seconds", "run_cases",
            "format_table", "report_json"]
@@ -133,7 +134,7 @@ class Target:
     value: float
 
     @classmethod
-    def parse(cls, text: "str | Target") -> "Target":
+    def parse(cls, text: str | Target) -> Target:
         if isinstance(text, Target):
             return text
         op, _, num = text.strip().partition(" ")

@@ -6,7 +6,7 @@ count read back and the bounds flag). Targets: >= 1x NumPy for both. --quick: 1M
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -9,7 +9,8 @@ Figures to reach (issue 4), from one run:
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -10,9 +10,9 @@ hand-written transpose reaches on the device.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import statistics
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyopencl as cl

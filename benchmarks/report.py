@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 MET, MISSED, NO_TARGET = "#2e7d32", "#c62828", "#78909c"
 

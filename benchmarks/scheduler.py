@@ -106,7 +106,7 @@ def stream_overlap(run: Run) -> None:
     b = da.full((n,), 2.0, dtype="float32", device=place)
     s1, s2 = da.stream(place=place), da.stream(place=place)
 
-    def chains(sa: "da.Stream", sb: "da.Stream") -> tuple:
+    def chains(sa: da.Stream, sb: da.Stream) -> tuple:
         xa, xb = a, b
         for _ in range(steps):
             with sa:
@@ -115,7 +115,7 @@ def stream_overlap(run: Run) -> None:
                 xb = xb.copy().eval()
         return xa, xb
 
-    def measure(sa: "da.Stream", sb: "da.Stream") -> tuple[float, float, float]:
+    def measure(sa: da.Stream, sb: da.Stream) -> tuple[float, float, float]:
         da.synchronize()
         with da.profile() as p:
             t0 = time.perf_counter()

@@ -11,7 +11,6 @@ Speeds are wall-clock ratios with darray's results on the device (synchronized).
 from __future__ import annotations
 
 from functools import lru_cache
-
 from typing import Any
 
 import numpy as np

@@ -6,42 +6,69 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
-
-from . import alloc, dtypes, lazy, place, sched
+from . import alloc, dtypes, fft, lazy, linalg, place, random, sched, sparse
 from ._array import DArray
+from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from .dim import MAX_RANK
-from .dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8,
-                     int16, int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
+from .dtypes import (
+    bool_,
+    can_cast,
+    complex64,
+    complex128,
+    finfo,
+    float16,
+    float32,
+    float64,
+    iinfo,
+    int8,
+    int16,
+    int32,
+    int64,
+    isdtype,
+    result_type,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
 from .errors import DeviceError
-from .ops.creation import (arange, asarray, empty, empty_like, eye, full, full_like, linspace, ones, ones_like,
-                           zeros, zeros_like)
+from .interop import dask_chunks, from_dlpack, from_pyopencl
 from .ops import _operators  # noqa: F401  (installs the DArray operators)
-from .ops.elementwise import *  # noqa: F403
-from .ops.elementwise import __all__ as _elementwise_all
-from .ops.reduction import *  # noqa: F403
-from .ops.reduction import __all__ as _reduction_all
-from .ops.linalg import *  # noqa: F403
-from .ops.linalg import __all__ as _linalg_all
-from . import fft, linalg
-from .ops.scan import cumulative_prod, cumulative_sum
-from .ops.manipulation import *  # noqa: F403
-from .ops.manipulation import __all__ as _manipulation_all
 from .ops.arrange import *  # noqa: F403
 from .ops.arrange import __all__ as _arrange_all
+from .ops.creation import (
+    arange,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from .ops.elementwise import *  # noqa: F403
+from .ops.elementwise import __all__ as _elementwise_all
 from .ops.indexing import *  # noqa: F403
 from .ops.indexing import __all__ as _indexing_all
+from .ops.linalg import *  # noqa: F403
+from .ops.linalg import __all__ as _linalg_all
+from .ops.manipulation import *  # noqa: F403
+from .ops.manipulation import __all__ as _manipulation_all
+from .ops.reduction import *  # noqa: F403
+from .ops.reduction import __all__ as _reduction_all
+from .ops.scan import cumulative_prod, cumulative_sum
 from .ops.searching import *  # noqa: F403
 from .ops.searching import __all__ as _searching_all
-from .ops.sorting import *  # noqa: F403
-from .ops.sorting import __all__ as _sorting_all
 from .ops.sets import *  # noqa: F403
 from .ops.sets import __all__ as _sets_all
+from .ops.sorting import *  # noqa: F403
+from .ops.sorting import __all__ as _sorting_all
 from .place import CLPlace, CPUPlace
-from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
-from .interop import from_dlpack, from_pyopencl
-from . import random, sparse
 from .sched import Stream, profile, stream, synchronize
-from .interop import dask_chunks
 
 dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 

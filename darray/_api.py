@@ -12,9 +12,10 @@ from __future__ import annotations
 import inspect
 import re
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

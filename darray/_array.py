@@ -4,7 +4,8 @@ Operators are one line each into ``darray.ops`` (installed by ``ops._operators``
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -70,12 +71,12 @@ class DArray:
         return self._dtype.itemsize
 
     @property
-    def T(self) -> "DArray":
+    def T(self) -> DArray:
         """All axes reversed (a view)."""
         return self._view(self._dim.transpose())
 
     @property
-    def mT(self) -> "DArray":
+    def mT(self) -> DArray:
         """The last two axes swapped (a view); needs ``ndim >= 2``."""
         if self.ndim < 2:
             raise ValueError(f"darray mT: needs an array of at least 2 dimensions, got {self.ndim}")
@@ -86,7 +87,7 @@ class DArray:
             raise TypeError("len() of unsized object (a 0-d darray)")
         return self.shape[0]
 
-    def __iter__(self) -> Iterator["DArray"]:
+    def __iter__(self) -> Iterator[DArray]:
         if not self.ndim:
             raise TypeError("iteration over a 0-d darray")
         return (self[i] for i in range(self.shape[0]))
@@ -121,7 +122,7 @@ class DArray:
             evaluate(self)
         return self._alloc
 
-    def _view(self, dim: Dim) -> "DArray":
+    def _view(self, dim: Dim) -> DArray:
         return DArray(self._data(), dim, self._dtype, self._place)
 
     def _host_view(self) -> np.ndarray:
@@ -197,27 +198,27 @@ class DArray:
 
         return to_pyopencl(self)
 
-    def eval(self) -> "DArray":
+    def eval(self) -> DArray:
         """Materialise a pending lazy graph now; returns self."""
         self._data()
         return self
 
-    def to(self, place: PlaceLike) -> "DArray":
+    def to(self, place: PlaceLike) -> DArray:
         """A copy on ``place`` (self when already there)."""
         from ._convert import to_place
 
         return to_place(self, parse(place))
 
-    def to_device(self, device: PlaceLike, /, *, stream: Any = None) -> "DArray":
+    def to_device(self, device: PlaceLike, /, *, stream: Any = None) -> DArray:
         """Array API name for :meth:`to`; ``stream`` is accepted and ignored (darray orders the copy
         after the array's pending work itself)."""
         return self.to(device)
 
-    def copy(self) -> "DArray":
+    def copy(self) -> DArray:
         """A new contiguous array with the same values."""
         return self.astype(self._dtype, copy=True)
 
-    def astype(self, dtype: Any, /, *, copy: bool = True) -> "DArray":
+    def astype(self, dtype: Any, /, *, copy: bool = True) -> DArray:
         """Cast to ``dtype`` (NumPy ``astype`` semantics, including float -> int truncation)."""
         from ._convert import astype
 
@@ -261,30 +262,30 @@ class DArray:
                             f"shape {self.shape}")
         return int(self.item())
 
-    def reshape(self, *shape: Any, copy: bool | None = None) -> "DArray":
+    def reshape(self, *shape: Any, copy: bool | None = None) -> DArray:
         """``darray.reshape(self, shape, copy=copy)``; the shape as one sequence or as ints."""
         from .ops.manipulation import reshape
 
         return reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) else shape,
                        copy=copy)
 
-    def ravel(self) -> "DArray":
+    def ravel(self) -> DArray:
         """``darray.ravel(self)``: 1-D, a view when possible, else a copy."""
         from .ops.manipulation import ravel
 
         return ravel(self)
 
-    def flatten(self) -> "DArray":
+    def flatten(self) -> DArray:
         """1-D copy."""
         return self.reshape(-1, copy=True)
 
-    def squeeze(self, axis: Any = None) -> "DArray":
+    def squeeze(self, axis: Any = None) -> DArray:
         """``darray.squeeze(self, axis)``; None drops every length-1 axis (a view)."""
         from .ops.manipulation import squeeze
 
         return squeeze(self, axis)
 
-    def transpose(self, *axes: Any) -> "DArray":
+    def transpose(self, *axes: Any) -> DArray:
         """``darray.transpose(self, axes)``; the axes as one sequence or as ints, none reverses them."""
         from .ops.manipulation import transpose
 

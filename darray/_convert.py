@@ -5,12 +5,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _transfer
+from . import _transfer, lazy
 from . import dtypes as _dt
 from ._array import DArray
 from .alloc import HostAllocation, allocate
 from .dim import Dim, broadcast_shapes, check_nbytes
-from . import lazy
 from .lazy import execute, graph
 from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
-
 
 # -- demo ------------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ import collections
 import math
 import threading
 import weakref
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyopencl as cl

@@ -91,7 +91,7 @@ class _Mapped:
     def __enter__(self) -> np.ndarray:
         alloc = self.alloc
 
-        def enqueue(q: cl.CommandQueue, wf: "list[cl.Event] | None") -> cl.Event:
+        def enqueue(q: cl.CommandQueue, wf: list[cl.Event] | None) -> cl.Event:
             self.host, ev = cl.enqueue_map_buffer(q, alloc.buffer, cl.map_flags.READ, alloc.offset + self.start,
                                                   (self.nbytes,), np.uint8, wait_for=wf, is_blocking=False)
             return ev
@@ -202,7 +202,7 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
     return out
 
 
-def check_out(x: "DArray", out: object) -> None:
+def check_out(x: DArray, out: object) -> None:
     """Whether ``out`` can receive ``x.get(out=out)``: a writable C-contiguous NumPy array of
     ``x``'s shape and dtype (TypeError for another type or dtype, ValueError otherwise)."""
     if not isinstance(out, np.ndarray):

@@ -10,10 +10,10 @@ See also: numpy.ndarray.strides, numpy.lib.stride_tricks.
 from __future__ import annotations
 
 import math
-
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 __all__ = ["MAX_RANK", "MAX_NBYTES", "Dim", "broadcast_shapes", "check_nbytes", "normalize_axis", "normalize_axes",
            "collapse"]
@@ -207,7 +207,7 @@ def _reject_advanced(entry: Any) -> NoReturn:
         f"and None (newaxis); got {type(entry).__name__}: {entry!r}")
 
 
-_TRUSTED: dict[tuple[int, ...], "Dim"] = {}  # shape -> its C-contiguous Dim (Dim.trusted)
+_TRUSTED: dict[tuple[int, ...], Dim] = {}  # shape -> its C-contiguous Dim (Dim.trusted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +232,7 @@ class Dim:
                 object.__setattr__(self, name, value)
 
     @classmethod
-    def trusted(cls, shape: tuple[int, ...]) -> "Dim":
+    def trusted(cls, shape: tuple[int, ...]) -> Dim:
         """C-contiguous Dim of an already validated shape (a shape of an existing Dim or a
         broadcast of such), skipping validation on the hot path of every op (and shared:
         Dims are immutable)."""
@@ -247,7 +247,7 @@ class Dim:
         return d
 
     @classmethod
-    def contiguous(cls, shape: Any, offset: int = 0) -> "Dim":
+    def contiguous(cls, shape: Any, offset: int = 0) -> Dim:
         """A C-contiguous Dim for ``shape`` (an int or a sequence of ints)."""
         shape = _as_shape(shape)
         if offset == 0 and type(offset) is int:
@@ -284,7 +284,7 @@ class Dim:
                 hi += (n - 1) * s
         return lo, hi + 1
 
-    def broadcast_to(self, shape: Any) -> "Dim":
+    def broadcast_to(self, shape: Any) -> Dim:
         """View broadcast to ``shape`` (stride 0 on new/expanded dims).
 
         See also: numpy.broadcast_to.
@@ -305,7 +305,7 @@ class Dim:
                                  f"{_fmt(target)}")
         return Dim(target, tuple(strides), self.offset)
 
-    def transpose(self, axes: Sequence[int] | None = None) -> "Dim":
+    def transpose(self, axes: Sequence[int] | None = None) -> Dim:
         """Permute the axes (None reverses them). See also: numpy.transpose."""
         if axes is None:
             return Dim(self.shape[::-1], self.strides[::-1], self.offset)
@@ -318,7 +318,7 @@ class Dim:
         return Dim(tuple(self.shape[a] for a in perm),
                    tuple(self.strides[a] for a in perm), self.offset)
 
-    def swapaxes(self, a: int, b: int) -> "Dim":
+    def swapaxes(self, a: int, b: int) -> Dim:
         """Exchange two axes. See also: numpy.swapaxes."""
         a = normalize_axis(a, self.ndim, "swapaxes")
         b = normalize_axis(b, self.ndim, "swapaxes")
@@ -327,7 +327,7 @@ class Dim:
         strides[a], strides[b] = strides[b], strides[a]
         return Dim(tuple(shape), tuple(strides), self.offset)
 
-    def expand_dims(self, axis: int) -> "Dim":
+    def expand_dims(self, axis: int) -> Dim:
         """Insert a size-1 axis at ``axis`` (in the result). See also: numpy.expand_dims."""
         if self.ndim >= MAX_RANK:
             _check_rank(self.shape + (1,))
@@ -336,7 +336,7 @@ class Dim:
         assert out is not None
         return out
 
-    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> "Dim":
+    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> Dim:
         """Remove size-1 axes (all of them, or the given ones). See also: numpy.squeeze."""
         if axis is None:
             drop = {i for i, n in enumerate(self.shape) if n == 1}
@@ -351,7 +351,7 @@ class Dim:
         return Dim(tuple(self.shape[i] for i in keep),
                    tuple(self.strides[i] for i in keep), self.offset)
 
-    def reshape(self, shape: Any) -> "Dim | None":
+    def reshape(self, shape: Any) -> Dim | None:
         """View with a new shape, or None when the strides need a copy.
 
         One -1 is inferred. Follows NumPy's no-copy rule (C order).
@@ -408,7 +408,7 @@ class Dim:
             out[nk] = last
         return tuple(out)
 
-    def getitem(self, key: Any) -> "Dim":
+    def getitem(self, key: Any) -> Dim:
         """View for a basic index: ints, slices, Ellipsis, None, or a tuple of those.
 
         Out-of-range ints raise IndexError like NumPy; anything else (lists,

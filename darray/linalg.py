@@ -8,10 +8,10 @@ matrix_rank, pinv, qr, slogdet, solve, svd, svdvals) run through NumPy's LAPACK 
 """
 from __future__ import annotations
 
-from .ops.linalg import diagonal, matmul, matrix_norm, matrix_transpose, tensordot, trace, vecdot, vector_norm
-from .ops.linalg import linalg_outer as outer
 from .ops.decomp import *  # noqa: F403
 from .ops.decomp import __all__ as _decomp_all
+from .ops.linalg import diagonal, matmul, matrix_norm, matrix_transpose, tensordot, trace, vecdot, vector_norm
+from .ops.linalg import linalg_outer as outer
 
 __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "diagonal", "trace", "vector_norm",
            "matrix_norm", *_decomp_all]

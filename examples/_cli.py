@@ -3,7 +3,7 @@ a script's own switches."""
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from collections.abc import Callable
 
 
 def run(main: Callable[..., object], doc: str, switches: dict[str, str] | None = None) -> None:

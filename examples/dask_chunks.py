@@ -28,9 +28,9 @@ os.environ.setdefault("DARRAY_MEMORY_LIMIT", str(n_full * n_full * 4 // 4))
 import dask  # noqa: E402
 import dask.array as dka  # noqa: E402
 import numpy as np  # noqa: E402
+from _cli import run  # noqa: E402  (examples/_cli.py)
 
 import darray as da  # noqa: E402
-from _cli import run  # noqa: E402  (examples/_cli.py)
 
 
 def product_block(rows: list[np.ndarray], cols: list[np.ndarray], device: str | None = None) -> np.ndarray:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from _cli import run  # examples/_cli.py
 
 import darray as da
-from _cli import run  # examples/_cli.py
 
 
 def blur(xp, image, kernel):

@@ -11,9 +11,9 @@ import time
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from _cli import run  # examples/_cli.py
 
 import darray as da
-from _cli import run  # examples/_cli.py
 
 
 def poisson(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -9,7 +9,8 @@ introspection test (``test_namespace.py``) asserts it is empty. ``fft`` is check
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 VERSION = "2024.12"
 _NOT_STANDARD = {"ArrayAPIStrictFlags", "Device", "get_array_api_strict_flags", "set_array_api_strict_flags",

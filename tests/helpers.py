@@ -1,7 +1,8 @@
 """Test helpers: run one body with NumPy and with darray, and compare results."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st

@@ -11,12 +11,12 @@ import time
 
 import numpy as np
 import pytest
+from helpers import assert_same, run_threads
 
 import darray as da
 from darray.alloc import CLASS, Pool, parse_bytes, round_class
 from darray.alloc._sizes import segment_size
 from darray.place import runtime
-from helpers import assert_same, run_threads
 
 KiB, MiB = 1024, 1024 * 1024
 STAT_KEYS = {"in_use_bytes", "cached_bytes", "peak_bytes", "allocations", "cache_hits", "device_allocations"}

@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import assert_same, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_convert import same_bits
 
 import darray as da
-from helpers import assert_same, shapes
-from test_convert import same_bits
 
 VIEW_DTYPES = [np.dtype("float32"), np.dtype("int16"), np.dtype("complex128")]
 

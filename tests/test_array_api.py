@@ -8,13 +8,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from helpers import assert_same, tolerance
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import darray as da
 from darray.ops._table import TABLE
-from helpers import assert_same, tolerance
 
 xps = make_strategies_namespace(da, api_version="2024.12")
 SHAPES = xps.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)

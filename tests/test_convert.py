@@ -5,12 +5,12 @@ import re
 
 import numpy as np
 import pytest
+from helpers import DEVICE_DTYPES, assert_same, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import darray as da
-from helpers import DEVICE_DTYPES, assert_same, shapes
 
 
 def same_bits(got: np.ndarray, want: np.ndarray) -> None:

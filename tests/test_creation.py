@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 
 import darray as da
-from helpers import assert_same, shapes
 
 DTYPES = [None, "bool", "int8", "uint16", "int32", "int64", "uint64", "float32", "float64", "complex64", "complex128"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same
 
 import darray as da
-from helpers import assert_same
 
 _RNG = np.random.default_rng(7)
 _X = _RNG.standard_normal((2, 3, 3))

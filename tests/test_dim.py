@@ -7,8 +7,16 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from numpy.exceptions import AxisError
 
-from darray.dim import (MAX_NBYTES, MAX_RANK, Dim, broadcast_shapes, check_nbytes, collapse,
-                        normalize_axes, normalize_axis)
+from darray.dim import (
+    MAX_NBYTES,
+    MAX_RANK,
+    Dim,
+    broadcast_shapes,
+    check_nbytes,
+    collapse,
+    normalize_axes,
+    normalize_axis,
+)
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -30,6 +30,7 @@ import itertools
 
 import numpy as np
 import pytest
+from helpers import tolerance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -38,7 +39,6 @@ import darray as da
 from darray.ops import elementwise
 from darray.ops._table import ALIASES, OPS, TABLE, Op
 from darray.place import CLPlace, runtime
-from helpers import tolerance
 
 D = np.dtype
 BOOL = D("bool")

@@ -5,10 +5,10 @@ import dataclasses
 
 import numpy as np
 import pytest
+from helpers import assert_same
 
 import darray as da
 from darray.place import runtime
-from helpers import assert_same
 
 
 def still_works(place) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same
 
 import darray as da
 from darray._api import entries
 from darray.interop.function import table
-from helpers import assert_same
 
 _A = np.array([[3.0, -1.0, 2.0], [0.5, 4.0, -2.0]])
 _B = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])

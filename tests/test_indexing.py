@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import DEVICE_DTYPES, arrays, assert_same, shapes
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from ndindex.tests.helpers import ndindices, short_shapes
 
 import darray as da
 from darray.dim import MAX_RANK
-
-from helpers import DEVICE_DTYPES, arrays, assert_same, shapes
 
 DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int32", "int64", "float32", "float64", "complex64",
                                 "complex128")]

@@ -10,11 +10,10 @@ import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
 import pytest
+from helpers import DEVICE_DTYPES
 
 import darray as da
 from darray.place import runtime
-
-from helpers import DEVICE_DTYPES
 
 
 def _value(dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:

@@ -15,17 +15,18 @@ disk afterwards), so the OpenCL place draws one dtype per function from a rotati
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
+from helpers import assert_same, shapes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import darray as da
 from darray import CPUPlace
-from helpers import assert_same, shapes
 
 DTYPES = [np.dtype(t) for t in ("bool", "int8", "int32", "int64", "uint8", "float32", "float64", "complex64")]
 Body = Callable[[Any, Any], Any]  # body(xp, x): one call, made with xp=numpy and xp=darray

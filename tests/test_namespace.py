@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 import pytest
+from api_standard import VERSION, gaps, reference
 
 import darray as da
-from api_standard import VERSION, gaps, reference
 
 
 def test_every_standard_name_and_signature() -> None:

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_elementwise import assert_close, sampled, spec_floor_divide, specials, supported
 
 import darray as da
 from darray.ops import _operators
-from darray.place import CLPlace, runtime
 from darray.ops._table import OPS, TABLE
-from test_elementwise import assert_close, sampled, spec_floor_divide, specials, supported
+from darray.place import CLPlace, runtime
 
 D = np.dtype
 

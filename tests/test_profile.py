@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import darray as da
-from darray.place import runtime
 from darray import sched
+from darray.place import runtime
 
 
 @pytest.fixture(autouse=True)

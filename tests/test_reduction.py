@@ -12,18 +12,17 @@ float64 reference.
 from __future__ import annotations
 
 import dataclasses
-
 import warnings
 
 import numpy as np
 import pytest
+from helpers import DEVICE_DTYPES, assert_same
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import darray as da
-from helpers import DEVICE_DTYPES, assert_same
 
 # conftest runs this module lazily and eagerly. Tests whose inputs are materialised arrays
 # launch the same reduction kernels in both modes, so they are marked ``lazy_only`` and run

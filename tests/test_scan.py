@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import darray as da
-from helpers import assert_same
 
 OPS = {"sum": (da.cumulative_sum, np.cumulative_sum), "prod": (da.cumulative_prod, np.cumulative_prod)}
 EXACT_F = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, np.inf, -np.inf, np.nan]

@@ -15,7 +15,8 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyopencl as cl

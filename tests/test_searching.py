@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import arrays, assert_same, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 
 import darray as da
-from helpers import arrays, assert_same, shapes
 
 DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint8", "int32", "uint64", "int64", "float32", "float64")]
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import shapes
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_sorting import REAL, elements, view
 
 import darray as da
-from helpers import shapes
-from test_sorting import REAL, elements, view
 
 
 def check_unique(xd: da.DArray, xn: np.ndarray) -> None:

@@ -13,13 +13,13 @@ import os
 
 import numpy as np
 import pytest
+from helpers import shapes
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import darray as da
-from helpers import shapes
 
 REAL = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                               "float32", "float64")]

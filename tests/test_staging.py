@@ -9,10 +9,10 @@ import threading
 
 import numpy as np
 import pytest
+from helpers import DEVICE_DTYPES
 
 import darray as da
 from darray import _staging, _transfer
-from helpers import DEVICE_DTYPES
 
 MiB = 1 << 20
 

@@ -8,10 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import assert_same
 
 import darray as da
 from darray.interop.ufunc import ufuncs
-from helpers import assert_same
 
 _A = np.array([[-2.5, -0.0, 0.5], [1.0, 3.0, np.nan]])
 _B = np.array([1.5, -2.0, 4.0])

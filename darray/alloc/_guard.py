@@ -35,14 +35,14 @@ def padding() -> int:
     return 2 * BYTES if ON else 0
 
 
-def arm(pool: "Pool", alloc: "Allocation") -> None:
+def arm(pool: Pool, alloc: Allocation) -> None:
     """Fill ``alloc``'s whole block with the pattern (after its previous users' commands) and
     move its region past the leading guard."""
     block = alloc.block
     assert block is not None
     start, size = block.offset, block.size
 
-    def fill(queue: cl.CommandQueue, wait_for: "list[cl.Event] | None") -> cl.Event:
+    def fill(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
         return cl.enqueue_fill_buffer(queue, alloc.buffer, np.full(1, PATTERN, np.uint8), start, size,
                                       wait_for=wait_for)
 
@@ -50,7 +50,7 @@ def arm(pool: "Pool", alloc: "Allocation") -> None:
     alloc.offset = start + BYTES
 
 
-def check(pool: "Pool", block: "_Block", alloc: "Allocation", pending: "Pending") -> None:
+def check(pool: Pool, block: _Block, alloc: Allocation, pending: Pending) -> None:
     """Read the guards of ``alloc`` (freed, its ``block`` detached) back once the commands in
     ``pending`` completed; record a violation when one changed."""
     events = [e[2] for e in pending.values() if e[2] is not None]

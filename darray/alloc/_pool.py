@@ -93,7 +93,7 @@ class Allocation:
 
     __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "host", "write", "reads", "__weakref__")
 
-    def __init__(self, pool: "Pool | None", block: _Block | None, nbytes: int) -> None:
+    def __init__(self, pool: Pool | None, block: _Block | None, nbytes: int) -> None:
         self.pool, self.block, self.nbytes = pool, block, nbytes
         self.write: tuple | None = None
         if block is None:
@@ -130,7 +130,7 @@ class Pool:
                  "max_alloc", "segment", "small_limit", "waiting", "wait_s", "reserved", "in_use", "peak",
                  "n_allocations", "n_hits", "n_device", "n_frees", "n_oom", "n_waits")
 
-    def __init__(self, rt: "Runtime", limit: int | None = None) -> None:
+    def __init__(self, rt: Runtime, limit: int | None = None) -> None:
         self.rt = rt
         self.lock = threading.Lock()
         self.cond = threading.Condition(self.lock)  # notified on frees while a request waits

@@ -20,7 +20,8 @@ with the install line. ``fftfreq``/``rfftfreq`` take ``dtype=`` and ``device=`` 
 from __future__ import annotations
 
 import operator
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from .._array import DArray

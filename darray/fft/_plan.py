@@ -36,11 +36,11 @@ INSTALL = ("darray.fft on an OpenCL place needs pyvkfft: pip install 'darray[fft
            "it needs the OpenCL headers and ICD loader, e.g. apt-get install opencl-headers ocl-icd-opencl-dev, "
            "and VKFFT_BACKEND=opencl in the environment)")
 
-_plans: "collections.OrderedDict[tuple, Plan]" = collections.OrderedDict()
+_plans: collections.OrderedDict[tuple, Plan] = collections.OrderedDict()
 _lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def vkfft() -> ModuleType:
     """``pyvkfft.opencl``, imported on first use; ImportError with the install line without it."""
     try:
@@ -51,7 +51,7 @@ def vkfft() -> ModuleType:
     return vk
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def max_dims() -> int:
     """How many axes one VkFFT app takes after non-transformed neighbours are collapsed."""
     return int(vkfft().vkfft_max_fft_dimensions())
@@ -159,7 +159,7 @@ def aligned(x: DArray) -> bool:
     return (x._data().offset + x._dim.offset * x.dtype.itemsize) % _align(x.place) == 0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _align(place: CLPlace) -> int:
     """The byte alignment of a sub-buffer's origin on ``place``."""
     return runtime(place).device.mem_base_addr_align // 8

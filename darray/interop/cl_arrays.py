@@ -30,7 +30,7 @@ __all__ = ["from_pyopencl", "to_pyopencl"]
 
 
 # (buffer handle, byte offset) of each array lent by to_pyopencl -> the lender's allocation
-_lent: "weakref.WeakValueDictionary[tuple[int, int], Allocation]" = weakref.WeakValueDictionary()
+_lent: weakref.WeakValueDictionary[tuple[int, int], Allocation] = weakref.WeakValueDictionary()
 
 
 def to_pyopencl(x: DArray) -> cla.Array:

@@ -84,8 +84,8 @@ def from_dlpack(x: Any, /, *, device: Device = None, copy: bool | None = None) -
     On ``device="cpu"`` C-contiguous input is shared, not copied, unless ``copy=True``; elsewhere
     the data is copied onto ``device`` (``copy=False`` raises BufferError). See also:
     numpy.from_dlpack."""
-    from ..alloc import HostAllocation
     from .._convert import from_numpy
+    from ..alloc import HostAllocation
     from ..dim import Dim
 
     host = np.from_dlpack(x)

@@ -13,8 +13,9 @@ host computation.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

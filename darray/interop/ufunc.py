@@ -11,8 +11,9 @@ inputs to it first (the loop's dtype).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -24,7 +24,7 @@ MAX_READS = 24
 MAX_PINNED = 256 << 20  # bytes a pending graph may keep alive through the arrays it reads
 PRUNE_AT = 64  # an allocation's reader registrations are pruned when their count reaches a power of two this large
 
-_readers: dict[int, dict[int, "weakref.ref[DArray]"]] = {}  # id(allocation) -> pending arrays reading it
+_readers: dict[int, dict[int, weakref.ref[DArray]]] = {}  # id(allocation) -> pending arrays reading it
 
 
 ENABLED = os.environ.get("DARRAY_LAZY") != "0"
@@ -46,7 +46,7 @@ class eager:
         ENABLED = self.old
 
 
-def record(n: Node, place: Any) -> "DArray":
+def record(n: Node, place: Any) -> DArray:
     """A pending DArray computing node ``n``; runs now when eager or over a budget."""
     out = DArray(None, Dim.trusted(n.shape), n.dtype, place, n)
     reads = n.reads
@@ -68,7 +68,7 @@ def record(n: Node, place: Any) -> "DArray":
     return out
 
 
-def _prune(refs: dict[int, "weakref.ref[DArray]"]) -> None:
+def _prune(refs: dict[int, weakref.ref[DArray]]) -> None:
     """Drop the registrations of arrays that died or ran (a long-lived array is read by many)."""
     for k, r in list(refs.items()):  # a copy: other threads may register meanwhile
         a = r()
@@ -100,7 +100,7 @@ def _reads(n: Node, alloc: Any) -> bool:
 
 # materialised allocation -> weak references to what its node read: pending graphs that
 # contain the node read the allocation now, and are found through their registration there
-_sources: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+_sources: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
 
 
 def _hand_over(n: Node, alloc: Any) -> None:
@@ -115,7 +115,7 @@ def _hand_over(n: Node, alloc: Any) -> None:
 _lock = threading.RLock()  # one evaluation at a time: another thread's array may share a pending node
 
 
-def evaluate(*arrays: "DArray") -> None:
+def evaluate(*arrays: DArray) -> None:
     """Materialise the pending arrays; those of one place and shape run as one kernel."""
     with _lock:
         if len(arrays) == 1:
@@ -131,7 +131,7 @@ def evaluate(*arrays: "DArray") -> None:
             _run(place, [a for a in members if a._node is not None])
 
 
-def _run(place: Any, members: list["DArray"]) -> None:
+def _run(place: Any, members: list[DArray]) -> None:
     """One kernel computing ``members`` (pending, one shape). Over the device's kernel-argument
     budget, split: several outputs into halves; one output by running its pending arguments first."""
     if not members:

@@ -7,8 +7,8 @@ render run once per structure and shapes.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 import pyopencl as cl
 

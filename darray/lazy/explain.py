@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .._array import DArray
 
 
-def script(x: "DArray") -> str:
+def script(x: DArray) -> str:
     """``$1 = input(float32, [128, 784])`` ... one line per distinct term of ``x``'s pending graph."""
     if x._node is None:
         return f"$1 = input({x.dtype}, {list(x.shape)})  # materialised"
@@ -39,7 +39,7 @@ def script(x: "DArray") -> str:
     return "\n".join(lines)
 
 
-def explain(x: "DArray") -> str:
+def explain(x: DArray) -> str:
     """The pending graph of ``x`` as a numbered script followed by the OpenCL source of its kernel."""
     from ..ops._table import expr
 

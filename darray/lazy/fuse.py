@@ -7,8 +7,9 @@ every operand are collapsed, then each operand gets a pattern: 'c' (index = offs
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..dim import Dim, collapse
 from .graph import Input, Node, Scalar, Term

@@ -49,7 +49,7 @@ class Node:
     """
 
     op: str
-    args: tuple["Term", ...]
+    args: tuple[Term, ...]
     dtype: np.dtype
     shape: tuple[int, ...]
     depth: int = 1

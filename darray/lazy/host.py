@@ -13,15 +13,16 @@ programs a process builds would depend on timing). Lazy and eager results stay i
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import sched
+from ..dim import _TRUSTED
 from ..ops._table import TABLE, Op
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
-from ..dim import _TRUSTED
 from .graph import Input, Node, Term, leaf
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))

@@ -27,10 +27,11 @@ K, P): a reduction of a structure seen before reuses its prepared kernel and arg
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import prod
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pyopencl as cl
@@ -124,7 +125,7 @@ class _Space:
     views: dict = field(default_factory=dict)
 
 
-_spaces: "weakref.WeakKeyDictionary[sched.Stream, _Space]" = weakref.WeakKeyDictionary()
+_spaces: weakref.WeakKeyDictionary[sched.Stream, _Space] = weakref.WeakKeyDictionary()
 _ALIGN = 64
 
 

@@ -8,8 +8,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import ctype
-from .reduce_render import (LANES, REDUCE_NAME, _arg_better, _extreme, _final, _fold, _indent, _scratch, _step,
-                            _vectorisable, identity)
+from .reduce_render import (
+    LANES,
+    REDUCE_NAME,
+    _arg_better,
+    _extreme,
+    _final,
+    _fold,
+    _indent,
+    _scratch,
+    _step,
+    _vectorisable,
+    identity,
+)
 from .render import ExprFn, body_lines, cast, prologue, ref_name, signature, vector_ref, vector_values
 from .spec import KernelSpec, Ref
 

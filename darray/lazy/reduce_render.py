@@ -16,13 +16,23 @@ by an atomic counter, folds the partials into the result and resets the counter.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from ..dtypes import ctype, real_dtype
-from .render import (ExprFn, advance, cast, coordinates, prologue, ref_name, signature, value_lines,
-                     vector_ref, vector_values)
+from .render import (
+    ExprFn,
+    advance,
+    cast,
+    coordinates,
+    prologue,
+    ref_name,
+    signature,
+    value_lines,
+    vector_ref,
+    vector_values,
+)
 from .spec import Instr, KernelSpec, Operand, Ref
 
 REDUCE_NAME = "reduce"

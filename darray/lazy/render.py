@@ -2,9 +2,9 @@
 (a contiguous run on CPU devices, one element on GPUs); sizes are arguments, never source."""
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache
 from importlib import resources
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -15,7 +15,7 @@ KERNEL_NAME = "elementwise"
 ExprFn = Callable[[Instr, tuple[np.dtype, ...], tuple[str, ...]], str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def header(name: str) -> str:
     """The text of ``kernels/include/<name>`` (shipped in the wheel as ``darray.kernels``)."""
     return resources.files("darray.kernels").joinpath("include", name).read_text()

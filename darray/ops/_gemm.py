@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -68,7 +68,7 @@ def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
 
 
 # -- kernel path ------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _source() -> str:
     return resources.files("darray.kernels").joinpath("gemm.cl").read_text()
 
@@ -94,7 +94,7 @@ def _group(place: CLPlace) -> tuple[int, int, int]:
     return (16, 16, 16) if runtime(place).info.max_work_group_size >= 256 else (8, 8, 16)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _options(dtype: np.dtype, tiled: bool, b_vec: bool, group: tuple[int, int, int]) -> str:
     mr, nr = _blocking(dtype, tiled)
     if dtype.kind == "c":

@@ -10,9 +10,10 @@ waits for their writers and later work waits for the unmaps.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache
 from importlib import resources
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyopencl as cl
@@ -23,7 +24,7 @@ from ..lazy import execute
 from ..place import CLPlace, runtime
 
 
-@lru_cache(maxsize=None)
+@cache
 def source(file: str) -> str:
     """The text of ``kernels/<file>``."""
     return resources.files("darray.kernels").joinpath(file).read_text()

@@ -1,7 +1,8 @@
 """DArray operators: each dunder is one line into the op registry."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .._array import DArray
 from . import elementwise as E

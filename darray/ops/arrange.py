@@ -10,9 +10,10 @@ from ``arange`` comparisons; slice differences) that fuse with what follows them
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from itertools import product
 from math import prod
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, assign, empty as _empty, from_numpy
+from .._convert import asarray, assign, from_numpy
+from .._convert import empty as _empty
 from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 

@@ -8,7 +8,8 @@ floating dtype of the place, as NumPy's in float64.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypeVar
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 

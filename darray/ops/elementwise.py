@@ -5,8 +5,9 @@ the CPU place they run through NumPy. dtypes follow NumPy 2's ufunc loop resolut
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,7 +18,6 @@ from ..lazy import graph, host, record
 from ..place import CLPlace, CPUPlace, Place
 from . import _dispatch as D
 from ._table import ALIASES, OPS, TABLE, Op
-
 
 _WEAK = {int: 0, float: 0.0, complex: 0j}  # Python scalar types -> values result_type treats as weak
 

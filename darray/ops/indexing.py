@@ -20,14 +20,15 @@ unspecified (NumPy: the last), as in CuPy.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from .. import lazy
 from .. import dtypes as _dt
+from .. import lazy
 from .._array import DArray
 from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
 from ..dim import MAX_RANK, broadcast_shapes, normalize_axis

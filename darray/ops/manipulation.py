@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Sequence
 from itertools import accumulate, pairwise
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._typing import ArrayLike, DTypeLike
 from .._convert import asarray, from_numpy, input_term
+from .._typing import ArrayLike, DTypeLike
 from ..dim import Dim, normalize_axes
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CPUPlace

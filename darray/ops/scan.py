@@ -7,7 +7,7 @@ axis back in place.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -28,7 +28,7 @@ from .reduction import _dtypes
 __all__ = ["cumulative_sum", "cumulative_prod"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _source(complex_: bool) -> str:
     text = resources.files("darray.kernels").joinpath("scan.cl").read_text()
     return (header("complex.h") + text) if complex_ else text

@@ -23,11 +23,11 @@ from .._convert import asarray, astype, empty, from_numpy
 from ..place import CPUPlace
 from . import _dispatch as D
 from . import elementwise as E
+from ._kernel import ref
 from .creation import full
 from .indexing import nonzero, take
 from .manipulation import concat
 from .scan import _scan_rows, cumulative_sum
-from ._kernel import ref
 from .sorting import argsort, contiguous, kernel, launch, sort_rows, span
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",

@@ -19,9 +19,10 @@ argsort carries int32 indices (int64 for rows of 2**31 or more) and returns int6
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
-from typing import Any, Sequence
+from functools import cache
+from typing import Any
 
 import numpy as np
 import pyopencl as cl
@@ -181,7 +182,7 @@ def _sort_into(out: np.ndarray, host: np.ndarray, axis: int, descending: bool) -
 _THREADS = max(1, os.cpu_count() or 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(_THREADS, thread_name_prefix="darray-sort")
 

@@ -17,8 +17,8 @@ _icd.register()  # before pyopencl first lists platforms
 
 from . import _discovery, _probe  # noqa: E402
 from ._discovery import DeviceInfo  # noqa: E402
-from ._probe import Verdict  # noqa: E402
 from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse, use  # noqa: E402
+from ._probe import Verdict  # noqa: E402
 from ._runtime import Runtime, runtime  # noqa: E402
 
 __all__ = [

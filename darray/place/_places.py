@@ -5,11 +5,11 @@ import contextlib
 import os
 import threading
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Union
+from typing import Union
 
 from ..errors import DeviceError
-
 from . import _probe
 
 

@@ -7,8 +7,8 @@ import os
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pyopencl as cl
 

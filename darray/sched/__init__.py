@@ -8,8 +8,25 @@ from __future__ import annotations
 
 from ._profile import Profiler, profile
 from ._run import Launch, dependencies, levels, run
-from ._streams import (HOST, Entry, Stream, all_streams, current_stream, default_stream, is_done, launch, launch_call,
-                       live, run_host, stream, synchronize, transfer_stream, wait, wait_idle, wait_written)
+from ._streams import (
+                       HOST,
+                       Entry,
+                       Stream,
+                       all_streams,
+                       current_stream,
+                       default_stream,
+                       is_done,
+                       launch,
+                       launch_call,
+                       live,
+                       run_host,
+                       stream,
+                       synchronize,
+                       transfer_stream,
+                       wait,
+                       wait_idle,
+                       wait_written,
+)
 
 __all__ = ["HOST", "Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
            "launch_call", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done", "live", "Launch",

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..place._exit import check
 
-_active: list["Profiler"] = []
+_active: list[Profiler] = []
 _lock = threading.Lock()
 
 
@@ -89,7 +89,7 @@ class Profiler:
         self.allocations: list[AllocationRecord] = []
         self.syncs: list[SyncRecord] = []
 
-    def __enter__(self) -> "Profiler":
+    def __enter__(self) -> Profiler:
         with _lock:
             _active.append(self)
         return self

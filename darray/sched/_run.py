@@ -11,8 +11,9 @@ event bookkeeping of ``launch`` then orders them: levels only choose streams.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ..place import CLPlace
 from ._streams import Enqueue, Entry, Stream, launch
@@ -28,8 +29,8 @@ class Launch:
     name: str
     enqueue: Enqueue
     place: CLPlace
-    reads: Sequence["Allocation"] = field(default=())
-    writes: Sequence["Allocation"] = field(default=())
+    reads: Sequence[Allocation] = field(default=())
+    writes: Sequence[Allocation] = field(default=())
     nbytes: int = 0
 
 

@@ -47,7 +47,8 @@ import itertools
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import pyopencl as cl
 
@@ -63,7 +64,7 @@ Enqueue = Callable[[cl.CommandQueue, "list[cl.Event] | None"], cl.Event]
 Entry = tuple  # (stream, seq, event)
 
 _ids = itertools.count()
-_streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
+_streams: weakref.WeakSet[Stream] = weakref.WeakSet()
 _streams_lock = threading.Lock()
 _local = threading.local()
 
@@ -107,7 +108,7 @@ class Stream:
                 self.queue.finish()
         _completed(self, seq)
 
-    def __enter__(self) -> "Stream":
+    def __enter__(self) -> Stream:
         _push(self)
         return self
 
@@ -234,8 +235,8 @@ def _need(need: dict | None, e: Entry) -> dict:
     return need
 
 
-def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allocation"] = (),
-           writes: Sequence["Allocation"] = (), stream: Stream | None = None, nbytes: int = 0) -> Entry:
+def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Allocation] = (),
+           writes: Sequence[Allocation] = (), stream: Stream | None = None, nbytes: int = 0) -> Entry:
     """Enqueue one command on ``stream`` ordered after what it depends on; the only way work is queued.
 
     ``enqueue(queue, wait_for)`` issues the command (kernel, copy, fill, transfer, library
@@ -313,7 +314,7 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence["Allo
 
 
 def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: CLPlace,
-                reads: Sequence["Allocation"] = (), writes: Sequence["Allocation"] = (),
+                reads: Sequence[Allocation] = (), writes: Sequence[Allocation] = (),
                 stream: Stream | None = None, nbytes: int = 0) -> Entry:
     """Run ``call(queue)``, a library call that enqueues its work on ``queue`` but takes no wait
     list and returns no event (pyvkfft, a BLAS), ordered like any :func:`launch`.
@@ -321,7 +322,7 @@ def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: 
     A barrier on the wait list goes before it and a marker after it; the marker is the entry's
     event (so the profiler's device time of such a launch is the marker's, not the call's).
     """
-    def enqueue(queue: cl.CommandQueue, wait_for: "list[cl.Event] | None") -> cl.Event:
+    def enqueue(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
         if wait_for:
             cl.enqueue_barrier(queue, wait_for=wait_for)
         call(queue)
@@ -333,7 +334,7 @@ def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: 
 HOST = -1  # the stream id the profiler gives work run on the calling thread (run_host)
 
 
-def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> bool:
+def _settled(reads: Sequence[Allocation], writes: Sequence[Allocation]) -> bool:
     """Whether every command that a read of ``reads`` and a write of ``writes`` would have to
     wait for is known complete."""
     for a in reads:
@@ -350,8 +351,8 @@ def _settled(reads: Sequence["Allocation"], writes: Sequence["Allocation"]) -> b
     return True
 
 
-def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence["Allocation"] = (),
-             writes: Sequence["Allocation"] = (), nbytes: int = 0) -> None:
+def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequence[Allocation] = (),
+             writes: Sequence[Allocation] = (), nbytes: int = 0) -> None:
     """Run ``fn()`` on the calling thread in place of a device command, once every command it
     would wait for has completed (waiting for them). For host-backed allocations
     (``Allocation.host``) only: ``fn`` reads and writes their host memory.
@@ -416,12 +417,12 @@ def wait(entry: Entry | None, what: str = "host wait") -> None:
     _completed(s, seq)
 
 
-def wait_written(alloc: "Allocation") -> None:
+def wait_written(alloc: Allocation) -> None:
     """Block until the last write of ``alloc`` has completed (before a host read)."""
     wait(alloc.write, "host read")
 
 
-def wait_idle(alloc: "Allocation") -> None:
+def wait_idle(alloc: Allocation) -> None:
     """Block until every command touching ``alloc`` has completed (before a host write)."""
     wait(alloc.write, "host write")
     for entry in list(alloc.reads.values()):

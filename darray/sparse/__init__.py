@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..place import PlaceLike
+from . import linalg
 from ._base import SparseMatrix
 from .coo import coo_matrix
 from .csr import csr_matrix
-from . import linalg
 
 __all__ = ["SparseMatrix", "coo_matrix", "csr_matrix", "from_scipy", "issparse", "linalg"]
 

@@ -20,8 +20,7 @@ from ..ops.indexing import nonzero
 from ..ops.manipulation import concat
 from ..place import Place, PlaceLike
 from . import _ops
-from ._base import (FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, resolve_place,
-                    value_dtype)
+from ._base import FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, resolve_place, value_dtype
 
 __all__ = ["coo_matrix", "compress", "sort_triplets"]
 

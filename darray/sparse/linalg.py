@@ -6,13 +6,14 @@ residual norm that decides convergence.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
 from .. import lazy
+from .._array import DArray
 from .._convert import asarray, astype
 from ..ops import elementwise as E
 from ..ops.creation import zeros_like
