@@ -6,7 +6,7 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
-from . import alloc, dtypes, fft, lazy, linalg, place, random, sched, sparse
+from . import _methods, alloc, dtypes, fft, lazy, linalg, place, random, sched, sparse
 from ._array import DArray
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from .dim import MAX_RANK
@@ -33,7 +33,6 @@ from .dtypes import (
 )
 from .errors import DeviceError
 from .interop import dask_chunks, from_dlpack, from_pyopencl
-from .ops import _operators  # noqa: F401  (installs the DArray operators)
 from .ops.arrange import *  # noqa: F403
 from .ops.arrange import __all__ as _arrange_all
 from .ops.creation import (
@@ -70,6 +69,7 @@ from .ops.sorting import __all__ as _sorting_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
+_methods.install()  # DArray's operators, methods and properties (darray/_methods.py)
 dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)

@@ -1,6 +1,7 @@
 """Moving values between NumPy, places and dtypes: asarray, get, to, astype, slice assignment."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from ._array import DArray
 from .alloc import HostAllocation, allocate
 from .dim import Dim, broadcast_shapes, check_nbytes
 from .lazy import execute, graph
+from .ops._table import expr
 from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 
 
@@ -49,8 +51,6 @@ def input_term(x: DArray) -> graph.Input:
 
 def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray:
     """Compute one elementwise term into the (OpenCL) view ``out`` now."""
-    from .ops._table import expr
-
     target = graph.Input(out._data(), out._dim, out._dtype)
     if not execute.run([root], [target], out._place, expr, name):
         # over the device's kernel-argument budget: the graph runs on its own first (in parts)
@@ -159,16 +159,32 @@ def write(target: DArray, value: Any) -> None:
         run_into(value, target, "setitem")
 
 
+_ADOPTERS: list[tuple[type, Callable[[Any, PlaceLike, bool | None], DArray]]] = []
+
+
+def adopt(kind: type, convert: Callable[[Any, PlaceLike, bool | None], DArray]) -> None:
+    """Let ``asarray`` take objects of ``kind`` through ``convert(obj, device, copy)`` (registered by
+    ``darray.interop``, which sits above this module)."""
+    _ADOPTERS.append((kind, convert))
+
+
+def host_view(x: DArray) -> np.ndarray | None:
+    """A NumPy view of ``x``'s memory where NumPy can address it in place (the ``cpu`` place), else None."""
+    if isinstance(x._place, CPUPlace):
+        x._data()
+        return x._host_view()
+    return None
+
+
 def asarray(obj: Any, /, *, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
     """Convert ``obj`` (NumPy array, nested list, scalar, DArray, pyopencl array) to a DArray on ``device``.
 
     See also: numpy.asarray. ``copy=False`` raises ValueError when a copy is needed.
     """
     want = _dt.as_dtype(dtype, "asarray") if dtype is not None else None
-    if type(obj).__module__.startswith("pyopencl.array"):  # shares darray's buffers (darray.interop)
-        from .interop.cl_arrays import pyopencl_to_darray
-
-        obj = pyopencl_to_darray(obj, device, copy)
+    for kind, adopt in _ADOPTERS:  # e.g. a pyopencl array, wrapping darray's buffers (``darray.interop``)
+        if isinstance(obj, kind):
+            obj = adopt(obj, device, copy)
     if isinstance(obj, DArray):
         place = parse(device) if device is not None else obj._place
         same = place == obj._place and (want is None or want == obj._dtype)

@@ -9,11 +9,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import darray as da
-from darray.ops import _operators, elementwise
+from darray import _array, _methods
+from darray.ops import elementwise
 from darray.ops._table import ALIASES, OPS
 
 HERE = Path(__file__).resolve().parent
@@ -56,10 +58,24 @@ def test_elementwise_declarations_match_the_table() -> None:
     assert got == want, "update the TYPE_CHECKING block of darray/ops/elementwise.py"
 
 
-def test_operator_declarations_match_the_installed_ones() -> None:
-    declared = set(_declared(inspect.getsource(da.DArray))) - {"_binary", "_unary", "_reduce"}
-    installed = {f"__{p}{d}__" for d in _operators._BINARY for p in ("", "r", "i")}
-    installed |= {f"__{d}__" for d in [*_operators._COMPARE, *_operators._UNARY]}
-    installed |= {"sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin", "var", "std", "argsort",
-                  "sort", "__getitem__", "__setitem__", "__matmul__", "__rmatmul__", "__imatmul__"}
-    assert declared == installed
+def _stubs(module: Any) -> set[str]:
+    """The names a module's ``if TYPE_CHECKING:`` blocks declare (functions, properties, assignments)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for stmt in node.body:
+                if isinstance(stmt, ast.Assign):
+                    found.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+                elif isinstance(stmt, ast.FunctionDef):
+                    found.add(stmt.name)
+    return found - {"_binary", "_unary", "_reduce"}
+
+
+def test_record_declarations_match_the_installed_tables() -> None:
+    """Every name ``darray._methods`` installs is declared for type checkers in the record, and
+    every declaration has its method or property on DArray at run time."""
+    declared = _stubs(_array)
+    installed = set(_methods.METHODS) | set(_methods.PROPERTIES)
+    assert declared == installed, (sorted(declared - installed), sorted(installed - declared))
+    assert all(name in vars(da.DArray) for name in declared), [n for n in declared if n not in vars(da.DArray)]
+    assert all(isinstance(vars(da.DArray)[n], property) for n in _methods.PROPERTIES)

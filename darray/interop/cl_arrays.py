@@ -20,7 +20,7 @@ import pyopencl.array as cla
 
 from .. import sched
 from .._array import DArray
-from .._convert import from_numpy
+from .._convert import adopt, from_numpy
 from ..alloc import Allocation
 from ..dim import Dim
 from ..place import CLPlace, parse
@@ -95,3 +95,6 @@ def pyopencl_to_darray(a: cla.Array, device: Any, copy: bool | None) -> DArray:
         raise ValueError("darray asarray: copy=False but the pyopencl array is not in darray's context "
                          "on that device")
     return from_numpy(a.get(), parse(device))
+
+
+adopt(cla.Array, pyopencl_to_darray)  # ``da.asarray`` takes pyopencl arrays through this module

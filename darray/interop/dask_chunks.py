@@ -22,6 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from .._array import DArray
+from ..ops.creation import empty, full
+from ..ops.elementwise import divide, isnan
+from ..ops.indexing import take
+from ..ops.linalg import tensordot
+from ..ops.manipulation import concat
+from ..ops.reduction import sum as _sum
+
 TRIGGER = "dask.array"  # the module whose import completes Dask's array dispatch tables
 
 
@@ -34,41 +42,31 @@ def _percentile(a: Any, q: Any, method: str = "linear") -> tuple[Any, int]:
 
 def _numel(x: Any, **kwargs: Any) -> Any:
     """Elements along ``axis`` (Dask's ``numel`` for a mean), as an array of the kept shape."""
-    import darray as da
-
     axis, keepdims, dtype = kwargs.get("axis"), kwargs.get("keepdims", False), kwargs.get("dtype", np.float64)
     axes = set(range(x.ndim)) if axis is None else {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
-    return da.full(shape, count, dtype=dtype, device=x.device)
+    return full(shape, count, dtype=dtype, device=x.device)
 
 
 def _nannumel(x: Any, **kwargs: Any) -> Any:
     """Non-NaN elements along ``axis`` (Dask's ``nannumel``)."""
-    import darray as da
-
-    return da.sum(~da.isnan(x), axis=kwargs.get("axis"), keepdims=kwargs.get("keepdims", False),
+    return _sum(~isnan(x), axis=kwargs.get("axis"), keepdims=kwargs.get("keepdims", False),
                   dtype=kwargs.get("dtype", np.float64))
 
 
 def _concatenate(arrays: Any, axis: int = 0) -> Any:
-    import darray as da
-
-    return da.concat(list(arrays), axis=axis)
+    return concat(list(arrays), axis=axis)
 
 
 def _divide(a: Any, b: Any, dtype: Any = None) -> Any:
     """Dask's ``divide(a, b, dtype=)`` (a mean's sum over its count)."""
-    import darray as da
-
-    out = da.divide(a, b)
+    out = divide(a, b)
     return out if dtype is None or out.dtype == dtype else out.astype(dtype)
 
 
 def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
-    import darray as da
-
-    return da.empty(shape, dtype=dtype)
+    return empty(shape, dtype=dtype)
 
 
 def register() -> None:
@@ -77,19 +75,17 @@ def register() -> None:
     from dask.array.chunk_types import register_chunk_type
     from dask.sizeof import sizeof
 
-    import darray as da
-
-    register_chunk_type(da.DArray)
-    dispatch.concatenate_lookup.register(da.DArray, _concatenate)
-    dispatch.tensordot_lookup.register(da.DArray, da.tensordot)
-    dispatch.take_lookup.register(da.DArray, lambda a, indices, axis=None: da.take(a, indices, axis=axis))
-    dispatch.empty_lookup.register(da.DArray, _empty)
-    dispatch.divide_lookup.register(da.DArray, _divide)
-    dispatch.percentile_lookup.register(da.DArray, _percentile)
-    dispatch.numel_lookup.register(da.DArray, _numel)
-    dispatch.nannumel_lookup.register(da.DArray, _nannumel)
-    dispatch.to_numpy_dispatch.register(da.DArray, lambda x, **kwargs: x.get())
-    sizeof.register(da.DArray)(lambda x: x.nbytes)
+    register_chunk_type(DArray)
+    dispatch.concatenate_lookup.register(DArray, _concatenate)
+    dispatch.tensordot_lookup.register(DArray, tensordot)
+    dispatch.take_lookup.register(DArray, lambda a, indices, axis=None: take(a, indices, axis=axis))
+    dispatch.empty_lookup.register(DArray, _empty)
+    dispatch.divide_lookup.register(DArray, _divide)
+    dispatch.percentile_lookup.register(DArray, _percentile)
+    dispatch.numel_lookup.register(DArray, _numel)
+    dispatch.nannumel_lookup.register(DArray, _nannumel)
+    dispatch.to_numpy_dispatch.register(DArray, lambda x, **kwargs: x.get())
+    sizeof.register(DArray)(lambda x: x.nbytes)
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):

@@ -1,6 +1,7 @@
 """``DArray.__array_function__``: NumPy functions on DArrays run darray's function.
 
-The table comes from ``darray._api.entries()``: each public darray function whose NumPy
+The table comes from the rows ``install`` is given (``darray._api.entries()``, installed by
+``darray._methods``; the API table sits above interop, which never imports it): each public darray function whose NumPy
 equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 ``interop.ufunc``). A call is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
@@ -13,13 +14,12 @@ host computation.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from .._api import Entry, entries
 from .._array import DArray
 
 _P = inspect.Parameter
@@ -29,11 +29,32 @@ _ATTRIBUTES = {np.ndim: "ndim", np.shape: "shape", np.size: "size"}  # NumPy's r
 _IGNORED = {"sort": {"kind"}, "argsort": {"kind"}, "isin": {"assume_unique"}}  # hints darray has no use for
 
 
+class Entry(Protocol):
+    """What this module reads of an API row (``darray._api.Entry``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def func(self) -> Callable[..., Any]: ...
+
+    def numpy_object(self) -> Any: ...
+
+
+_rows: list[Callable[[], Iterable[Entry]]] = []
+
+
+def install(rows: Callable[[], Iterable[Entry]]) -> None:
+    """Where the API rows come from (called once by ``darray._methods.install``)."""
+    _rows[:] = [rows]
+    table.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def table() -> dict[Any, Entry]:
     """NumPy function -> the darray row implementing it (the row of NumPy's own name first)."""
     found: dict[Any, Entry] = {}
-    for e in sorted(entries(), key=lambda e: e.name.rsplit(".", 1)[-1] != getattr(e.numpy_object(), "__name__", "")):
+    for e in sorted(_rows[0](), key=lambda e: e.name.rsplit(".", 1)[-1] != getattr(e.numpy_object(), "__name__", "")):
         obj = e.numpy_object()
         if obj is not None and not isinstance(obj, np.ufunc) and callable(obj):
             found.setdefault(obj, e)

@@ -11,11 +11,10 @@ import threading
 import weakref
 from typing import Any
 
-from .._array import DArray
+from .._array import DArray, set_materialize
 from ..alloc import allocate
 from ..dim import Dim
-from ..ops._table import expr
-from . import execute, host
+from . import execute, host, table
 from .graph import Input, Node, walk
 
 MAX_DEPTH = 48
@@ -139,7 +138,7 @@ def _run(place: Any, members: list[DArray]) -> None:
     targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     name = members[0]._node.op if len(members) == 1 else "+".join(a._node.op for a in members)
     nodes = [a._node for a in members]
-    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, expr, name):
+    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, table.expr(), name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
         if len(members) == 1 and not parts:
             raise ValueError(f"darray {name}: the kernel's arguments exceed the parameter budget of {place}")
@@ -155,7 +154,7 @@ def _run(place: Any, members: list[DArray]) -> None:
     for a, t in zip(members, targets):
         n: Node = a._node
         n.value = t
-        a._alloc, a._node = t.alloc, None
+        a._settle(t.alloc)
         _hand_over(n, t.alloc)
     if len(_readers) >= _sweep_at:
         _sweep()
@@ -173,3 +172,6 @@ def _sweep() -> None:
         if not refs:
             _readers.pop(k, None)
     _sweep_at = max(1024, 2 * len(_readers))
+
+
+set_materialize(evaluate)  # the record's ``_data`` runs pending graphs through this module

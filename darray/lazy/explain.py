@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from ..dim import Dim
 from ..place import runtime
-from . import fuse
+from . import fuse, table
 from .graph import Input, Node, Scalar, leaf, walk
 from .render import render
 
@@ -41,12 +41,10 @@ def script(x: DArray) -> str:
 
 def explain(x: DArray) -> str:
     """The pending graph of ``x`` as a numbered script followed by the OpenCL source of its kernel."""
-    from ..ops._table import expr
-
     text = script(x)
     if x._node is None:
         return text
     target = Input(None, Dim.contiguous(x.shape), x.dtype)
     plan = fuse.fuse([x._node], [target])
-    source = render(plan.spec, expr, runtime(x._place).info.chunked)  # the form the device runs
+    source = render(plan.spec, table.expr(), runtime(x._place).info.chunked)  # the form the device runs
     return f"{text}\n\n{source[source.index('__kernel'):]}"

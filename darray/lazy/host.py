@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from .. import sched
 from ..dim import _TRUSTED
-from ..ops._table import TABLE, Op
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
 from .graph import Input, Node, Term, leaf
+from .table import ref
+
+class HostOp(Protocol):
+    """What ``exact`` reads of an op-table row: the loop dtype kinds NumPy computes exactly."""
+
+    host: str
+
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
 
@@ -34,7 +40,7 @@ def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
     return not ((src.kind == "f" and dst.kind in "iu") or (src == np.uint64 and dst.kind == "f"))
 
 
-def exact(op: Op, args: tuple[np.dtype, ...], ins: tuple[np.dtype, ...], out: np.dtype) -> bool:
+def exact(op: HostOp, args: tuple[np.dtype, ...], ins: tuple[np.dtype, ...], out: np.dtype) -> bool:
     """Whether NumPy's ``op.ref`` over loop dtypes ``ins`` (the arguments, of dtypes ``args``,
     cast to them) gives the kernel's bits: real dtypes other than float16, kinds the row lists."""
     dts = (*args, *ins, out)
@@ -81,9 +87,9 @@ def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
         if t.op == "cast":
             r = np.asarray(args[0]).astype(t.dtype)
         elif out is not None and t.op != "where":
-            return TABLE[t.op].ref(*args, out=out)
+            return ref(t.op)(*args, out=out)
         else:
-            r = TABLE[t.op].ref(*args)
+            r = ref(t.op)(*args)
     elif type(t) is Input:
         r = _view(t)
     else:

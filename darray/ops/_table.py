@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import ctype
+from ..lazy import table as _lazy_table
 from ..lazy.spec import Instr
 
 WRAP = "({T})(({U}){0} %s ({U}){1})"   # integer arithmetic with wrap-around (no C signed overflow)
@@ -210,3 +211,6 @@ expr.vector_ops = frozenset({  # type: ignore[attr-defined]
     "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
     "cosh", "tanh", "asinh", "acosh", "atanh", "atan2", "hypot", "copysign", "pow", "maximum", "minimum",
     "relu", "sigmoid", "silu", "ceil", "floor", "trunc", "round"})
+
+
+_lazy_table.register(expr, {name: op.ref for name, op in TABLE.items()})

@@ -2,7 +2,7 @@
 reflected and in-place, with DArrays, Python scalars (NumPy 2 weak promotion), NumPy arrays
 and NumPy scalars as the other operand. ``@`` is tested with matmul.
 
-Every operator is one line into the op registry (``darray.ops._operators``), so the values
+Every operator is one line into the op registry (``darray._methods``), so the values
 are the elementwise functions' (tests/test_elementwise.py); here the point is the plumbing:
 which op, which side, which dtype, in-place casting and broadcasting, errors.
 """
@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 from test_elementwise import assert_close, sampled, spec_floor_divide, specials, supported
 
 import darray as da
-from darray.ops import _operators
+from darray import _methods
 from darray.ops._table import OPS, TABLE
 from darray.place import CLPlace, runtime
 
@@ -33,7 +33,7 @@ INPLACE = {"add": operator.iadd, "sub": operator.isub, "mul": operator.imul, "tr
 COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
            "ge": operator.ge}
 UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": abs, "invert": operator.invert}
-NAMES = {**_operators._BINARY, **_operators._COMPARE, **_operators._UNARY}  # dunder -> table op
+NAMES = {**_methods.BINARY, **_methods.COMPARE, **_methods.UNARY}  # dunder -> table op
 
 
 def dtypes_of(dunder: str) -> list[np.dtype]:
@@ -388,10 +388,10 @@ def test_operator_errors(cl_place):
 
 
 def test_every_dunder_is_installed():
-    for dunder in _operators._BINARY:
+    for dunder in _methods.BINARY:
         for form in (f"__{dunder}__", f"__r{dunder}__", f"__i{dunder}__"):
             assert callable(getattr(da.DArray, form)), form
-    for dunder in (*_operators._COMPARE, *_operators._UNARY):
+    for dunder in (*_methods.COMPARE, *_methods.UNARY):
         assert callable(getattr(da.DArray, f"__{dunder}__")), dunder
     assert da.DArray.__hash__ is None
     with pytest.raises(TypeError):
