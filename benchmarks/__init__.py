@@ -9,7 +9,6 @@ fraction of it.
 """
 from __future__ import annotations
 
-import importlib
 import sys
 import time
 import warnings
@@ -17,18 +16,20 @@ from collections.abc import Callable
 from typing import Any
 
 from . import report
-from .harness import Result, case, describe, format_table, registry, report_json, run_cases, write_json
-
-FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random",
-            "fft", "sparse", "dask_chunks"]
+from .harness import (
+    FAMILIES,
+    Result,
+    case,
+    describe,
+    format_table,
+    load_families,
+    registry,
+    report_json,
+    run_cases,
+    write_json,
+)
 
 __all__ = ["FAMILIES", "case", "load_families", "registry", "run"]
-
-
-def load_families() -> None:
-    """Import every family module (which registers its cases)."""
-    for name in FAMILIES:
-        importlib.import_module(f"{__name__}.{name}")
 
 
 def _progress(total: int) -> Any:

@@ -12,6 +12,7 @@ repeats (seconds per call); ``sync=True`` waits for all device work inside the t
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import math
 import os
@@ -261,10 +262,18 @@ def case(name: str, *, family: str | None = None, needs_opencl: bool = True) -> 
     return deco
 
 
+FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random",
+            "fft", "sparse", "dask_chunks"]
+
+
+def load_families() -> None:
+    """Import every family module (which registers its cases)."""
+    for name in FAMILIES:
+        importlib.import_module(f"{__package__}.{name}")
+
+
 def registry() -> list[CaseDef]:
     """Every registered case, after importing every family module."""
-    from . import load_families
-
     load_families()
     return list(_registry)
 

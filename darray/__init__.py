@@ -6,7 +6,11 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
-from . import _methods, alloc, dtypes, fft, lazy, linalg, place, random, sched, sparse
+import sys
+
+from . import _methods, alloc, dtypes, interop, lazy, place, random, sched, sparse
+from . import fft as fft  # the Array API extensions (_EXTENSIONS)
+from . import linalg as linalg
 from ._array import DArray
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from .dim import MAX_RANK
@@ -69,7 +73,7 @@ from .ops.sorting import __all__ as _sorting_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
-_methods.install()  # DArray's operators, methods and properties (darray/_methods.py)
+_methods.install(sys.modules[__name__])  # DArray's operators, methods and properties (darray/_methods.py)
 dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)

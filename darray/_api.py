@@ -43,11 +43,9 @@ class Entry:
         return obj if self.numpy else None
 
 
-def extensions() -> list[types.ModuleType]:
-    """``darray.linalg`` and ``darray.fft`` (``darray._EXTENSIONS``)."""
-    import darray
-
-    return [getattr(darray, n) for n in darray._EXTENSIONS]
+def extensions(namespace: types.ModuleType) -> list[types.ModuleType]:
+    """``darray.linalg`` and ``darray.fft`` (``namespace._EXTENSIONS``)."""
+    return [getattr(namespace, n) for n in namespace._EXTENSIONS]
 
 
 def _row(name: str, func: Callable[..., Any]) -> Entry:
@@ -65,12 +63,11 @@ def _functions(module: types.ModuleType) -> list[tuple[str, Any]]:
 
 
 @lru_cache(maxsize=1)
-def entries() -> tuple[Entry, ...]:
-    """Every public function, the main namespace first, then the extensions, each sorted by name."""
-    import darray
-
-    rows = [_row(n, f) for n, f in sorted(_functions(darray))]
-    for ext in extensions():
+def entries(namespace: types.ModuleType) -> tuple[Entry, ...]:
+    """Every public function of ``namespace`` (the ``darray`` module, which imports this one), the
+    main namespace first, then the extensions, each sorted by name."""
+    rows = [_row(n, f) for n, f in sorted(_functions(namespace))]
+    for ext in extensions(namespace):
         short = ext.__name__.rsplit(".", 1)[1]
         rows += [_row(f"{short}.{n}", f) for n, f in sorted(_functions(ext))]
     return tuple(rows)

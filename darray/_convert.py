@@ -62,7 +62,7 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
 def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
     """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``_transfer.check_out``)."""
     if out is not None:
-        _transfer.check_out(x, out)
+        _transfer.check_out(x.shape, x._dtype, out)
     if isinstance(x._place, CPUPlace):
         if out is None:
             return np.array(x._host_view(), copy=True)

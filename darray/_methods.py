@@ -9,6 +9,7 @@ type checkers (``tests/test_typing.py`` checks both sides match).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from . import _api
 from . import dtypes as _dt
 from ._array import DArray
 from ._convert import assign, astype, host_view, to_numpy, to_place
-from ._namespace import array_namespace
+from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
 from .ops import elementwise as E
 from .ops import indexing, manipulation, reduction, sorting
@@ -123,6 +124,15 @@ def _array(self: DArray, dtype: Any = None, copy: bool | None = None) -> np.ndar
         return view
     out = to_numpy(self)
     return out if dtype is None else out.astype(dtype, copy=False)
+
+
+_namespace: list[ModuleType] = []  # the ``darray`` module, given to ``install``
+
+
+def _array_namespace(self: DArray, /, *, api_version: str | None = None) -> ModuleType:
+    """The ``darray`` module (Array API; ValueError for an unknown version)."""
+    check_api_version(api_version)
+    return _namespace[0]
 
 
 def _dlpack(self: DArray, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
@@ -252,7 +262,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "__complex__": _scalar("complex", complex),
     "__index__": _index,
     "__array__": _array,
-    "__array_namespace__": array_namespace,
+    "__array_namespace__": _array_namespace,
     "__array_ufunc__": lambda self, uf, method, *inputs, **kwargs: ufunc.call(uf, method, inputs, kwargs),
     "__array_function__": _array_function,
     "__dlpack__": _dlpack,
@@ -282,15 +292,16 @@ METHODS: dict[str, Callable[..., Any]] = {
 PROPERTIES: dict[str, Callable[[DArray], Any]] = {"T": _T, "mT": _mT}
 
 
-def install() -> None:
+def install(namespace: ModuleType) -> None:
     """Attach the tables to DArray and hand the NumPy-function protocol its rows (once, from
-    ``darray/__init__.py``)."""
+    ``darray/__init__.py``, which passes itself: ``__array_namespace__`` returns it)."""
+    _namespace[:] = [namespace]
     for name, fn in METHODS.items():
         setattr(DArray, name, fn)
     for name, get in PROPERTIES.items():
         setattr(DArray, name, property(get, doc=get.__doc__))
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
-    function.install(_api.entries)
+    function.install(lambda: _api.entries(namespace))
 
 
 __all__ = ["install", "METHODS", "PROPERTIES"]

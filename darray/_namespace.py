@@ -77,14 +77,11 @@ def __array_namespace_info__() -> Info:
     return Info()
 
 
-def array_namespace(self: DArray, /, *, api_version: str | None = None) -> Any:
-    """``DArray.__array_namespace__``: the ``darray`` module (ValueError for an unknown version)."""
+def check_api_version(api_version: str | None) -> None:
+    """``DArray.__array_namespace__``'s check: ValueError for a version darray does not implement."""
     if api_version is not None and api_version not in VERSIONS:
         raise ValueError(f"darray __array_namespace__: api_version {api_version!r} is not supported "
                          f"(one of {', '.join(VERSIONS)})")
-    import darray
-
-    return darray
 
 
 __all__ = ["__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "pi", "newaxis"]

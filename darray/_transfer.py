@@ -37,7 +37,6 @@ when the array and its views are gone. ``x.get(out=dst)`` reads into ``dst`` as 
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyopencl as cl
@@ -46,9 +45,6 @@ from . import _staging, sched
 from .alloc import Allocation, allocate
 from .dim import Dim
 from .place import CLPlace, runtime
-
-if TYPE_CHECKING:
-    from ._array import DArray
 
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
 HOST_COPIES = True       # host copies on host-backed devices (tests turn it off to run the command paths)
@@ -202,15 +198,15 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
     return out
 
 
-def check_out(x: DArray, out: object) -> None:
+def check_out(shape: tuple[int, ...], dtype: np.dtype, out: object) -> None:
     """Whether ``out`` can receive ``x.get(out=out)``: a writable C-contiguous NumPy array of
-    ``x``'s shape and dtype (TypeError for another type or dtype, ValueError otherwise)."""
+    ``shape`` and ``dtype`` (TypeError for another type or dtype, ValueError otherwise)."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"darray get: out must be a numpy.ndarray, got {type(out).__name__}")
-    if out.dtype != x.dtype:
-        raise TypeError(f"darray get: out has dtype {out.dtype} but the array has dtype {x.dtype}")
-    if out.shape != x.shape:
-        raise ValueError(f"darray get: out has shape {out.shape} but the array has shape {x.shape}")
+    if out.dtype != dtype:
+        raise TypeError(f"darray get: out has dtype {out.dtype} but the array has dtype {dtype}")
+    if out.shape != shape:
+        raise ValueError(f"darray get: out has shape {out.shape} but the array has shape {shape}")
     if not out.flags.c_contiguous:
         raise ValueError("darray get: out must be C-contiguous")
     if not out.flags.writeable:

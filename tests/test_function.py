@@ -24,7 +24,7 @@ def test_table_holds_the_numpy_functions_darray_implements() -> None:
               np.linalg.inv, np.linalg.solve, np.unique_values, np.take, np.searchsorted):
         assert f in t, f
     assert not any(isinstance(f, np.ufunc) for f in t)
-    assert all(e in entries() for e in t.values())
+    assert all(e in entries(da) for e in t.values())
     assert t[np.transpose].name == "transpose" and t[np.concatenate].name == "concat"
 
 

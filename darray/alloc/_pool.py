@@ -24,6 +24,7 @@ import pyopencl as cl
 
 from ..errors import cl_errors
 from ..place._runtime import page_aligned
+from ..sched import synchronize
 from ..sched._profile import _active, record_allocation
 from . import _guard
 from ._sizes import CLASS, env_limit, segment_size
@@ -370,8 +371,6 @@ class Pool:
         if block is not None:
             return block
         gc.collect()
-        from ..sched import synchronize
-
         synchronize(self.rt.place)
         block = self._retry(size, large)
         if block is not None:

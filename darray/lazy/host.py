@@ -25,6 +25,7 @@ from ..sched._profile import _active
 from .graph import Input, Node, Term, leaf
 from .table import ref
 
+
 class HostOp(Protocol):
     """What ``exact`` reads of an op-table row: the loop dtype kinds NumPy computes exactly."""
 

@@ -17,9 +17,9 @@ _icd.register()  # before pyopencl first lists platforms
 
 from . import _discovery, _probe  # noqa: E402
 from ._discovery import DeviceInfo  # noqa: E402
-from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse, use  # noqa: E402
+from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse  # noqa: E402
 from ._probe import Verdict  # noqa: E402
-from ._runtime import Runtime, runtime  # noqa: E402
+from ._runtime import Runtime, runtime, use  # noqa: E402
 
 __all__ = [
     "CPUPlace", "CLPlace", "Place", "PlaceLike", "DeviceInfo", "Verdict", "probe", "parse", "current", "default", "use",

@@ -1,11 +1,9 @@
 """Place: where an array's memory lives (a tagged union of CPUPlace and CLPlace)."""
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Union
 
@@ -112,21 +110,3 @@ def current() -> Place:
     """The place new arrays go to in this thread: the innermost ``use(...)``, else the default."""
     stack = getattr(_local, "stack", None)
     return stack[-1] if stack else default()
-
-
-@contextlib.contextmanager
-def use(place: PlaceLike) -> Iterator[Place]:
-    """Make ``place`` current in this thread for the block; restored on exit, also on exceptions."""
-    p = parse(place)
-    if isinstance(p, CLPlace):
-        from ._runtime import runtime
-
-        runtime(p)  # fail early for an index that does not exist
-    stack = getattr(_local, "stack", None)
-    if stack is None:
-        stack = _local.stack = []
-    stack.append(p)
-    try:
-        yield p
-    finally:
-        stack.pop()

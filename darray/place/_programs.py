@@ -7,7 +7,7 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyopencl as cl
@@ -65,6 +65,19 @@ def build(context: cl.Context, device: cl.Device, source: str, options: str = ""
     return prg
 
 
+def _ignore_compile(key: str, seconds: float, from_disk: bool) -> None:
+    pass
+
+
+_on_compile: list[Callable[[str, float, bool], None]] = [_ignore_compile]
+
+
+def on_compile(record: Callable[[str, float, bool], None]) -> None:
+    """Called once by ``darray.sched``'s profiler (above this layer): ``record(key, seconds,
+    from_disk)`` runs after each program is built or loaded from disk."""
+    _on_compile[0] = record
+
+
 class ProgramCache:
     """Builds OpenCL programs once per (source, options) for one context and device.
 
@@ -114,8 +127,6 @@ class ProgramCache:
         return h.hexdigest()
 
     def _build(self, source: str, options: str) -> cl.Program:
-        from ..sched._profile import record_compile
-
         t0 = time.perf_counter()
         key = self._key(source, options)
         folder = disk_folder()
@@ -127,7 +138,7 @@ class ProgramCache:
                     prg = cl.Program(self._context, [self._device], [binary]).build(options)
                 if not prg.get_info(cl.program_info.KERNEL_NAMES):
                     raise OSError("cached binary holds no kernels")  # seen with PoCL 3.0: rebuild
-                record_compile(key, time.perf_counter() - t0, from_disk=True)
+                _on_compile[0](key, time.perf_counter() - t0, from_disk=True)
                 return prg
             except (cl.Error, OSError):
                 pass  # a binary the runtime no longer takes: rebuild from source
@@ -137,5 +148,5 @@ class ProgramCache:
                 _private.write(path, _private.seal(prg.binaries[0], key))
             except OSError:
                 pass  # a read-only cache dir only costs the next process a build
-        record_compile(key, time.perf_counter() - t0, from_disk=False)
+        _on_compile[0](key, time.perf_counter() - t0, from_disk=False)
         return prg

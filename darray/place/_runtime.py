@@ -1,8 +1,10 @@
 """Per-device runtime: context, device facts and program cache, created on first use."""
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from functools import cached_property
 
 import numpy as np
@@ -10,7 +12,7 @@ import pyopencl as cl
 
 from ..errors import cl_errors
 from . import _discovery, _probe
-from ._places import CLPlace
+from ._places import CLPlace, Place, PlaceLike, _local, parse
 from ._programs import ProgramCache
 
 
@@ -82,3 +84,19 @@ def runtime(place: CLPlace) -> Runtime:
 def runtimes() -> list[Runtime]:
     """The runtimes created so far."""
     return list(_runtimes.values())
+
+
+@contextlib.contextmanager
+def use(place: PlaceLike) -> Iterator[Place]:
+    """Make ``place`` current in this thread for the block; restored on exit, also on exceptions."""
+    p = parse(place)
+    if isinstance(p, CLPlace):
+        runtime(p)  # fail early for an index that does not exist
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    stack.append(p)
+    try:
+        yield p
+    finally:
+        stack.pop()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..place._exit import check
+from ..place._programs import on_compile
 
 _active: list[Profiler] = []
 _lock = threading.Lock()
@@ -211,6 +212,9 @@ def record_compile(key: str, seconds: float, from_disk: bool) -> None:
         rec = CompileRecord(key, seconds, from_disk)
         for p in _active:
             p.compiles.append(rec)
+
+
+on_compile(record_compile)  # the program cache (darray.place, below) reports its builds here
 
 
 def record_allocation(nbytes: int, cache_hit: bool) -> None:

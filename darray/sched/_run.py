@@ -13,13 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..place import CLPlace
-from ._streams import Enqueue, Entry, Stream, launch
-
-if TYPE_CHECKING:
-    from ..alloc import Allocation
+from ._streams import Allocation, Enqueue, Entry, Stream, launch
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import pyopencl as cl
 
@@ -57,11 +57,17 @@ from ..place import CLPlace, PlaceLike, _exit, parse, runtime
 from ..place._runtime import runtimes
 from ._profile import _active, record_host, record_launch, timed_sync
 
-if TYPE_CHECKING:
-    from ..alloc import Allocation
-
 Enqueue = Callable[[cl.CommandQueue, "list[cl.Event] | None"], cl.Event]
 Entry = tuple  # (stream, seq, event)
+
+
+class Allocation(Protocol):
+    """What the scheduler keeps on each buffer it orders (``darray.alloc.Allocation``, which sits
+    above the scheduler): its last write and the reads since, keyed by stream."""
+
+    buffer: Any
+    write: Entry | None
+    reads: dict[Any, Entry]
 
 _ids = itertools.count()
 _streams: weakref.WeakSet[Stream] = weakref.WeakSet()
