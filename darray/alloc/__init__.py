@@ -18,16 +18,18 @@ with the requested, in-use, cached and limit bytes. ``stats`` counts the failed 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .. import _staging
-from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
+from ..place import CLPlace, Place, PlaceLike, parse, runtime
 from ._pool import Allocation, Pool
 from ._sizes import CLASS, parse_bytes, round_class
 
-__all__ = ["Allocation", "HostAllocation", "allocate", "stats", "empty_cache", "pool", "CLASS", "round_class", "parse_bytes"]
+__all__ = ["Allocation", "HostAllocation", "allocate", "stats", "empty_cache", "pool", "CLASS", "round_class",
+           "parse_bytes"]
 
 _pools: dict[CLPlace, Pool] = {}
 _lock = threading.Lock()
@@ -64,27 +66,37 @@ def pool(place: CLPlace) -> Pool:
     return p
 
 
+def _host_stats() -> dict[str, Any]:
+    c = HostAllocation.counts
+    return {"place": "cpu", "cached_bytes": 0, "cache_hits": 0, "device_allocations": c["allocations"], **c}
+
+
+def _device_empty_cache(place: CLPlace) -> None:
+    pool(place).empty_cache()
+    _staging.pool(place).trim()
+
+
+# per place kind: (allocate, stats, empty_cache); the allocator sits below the ops' registry
+_KINDS: dict[str, tuple[Callable[[Any, int], Any], Callable[[Any], dict[str, Any]], Callable[[Any], None]]] = {
+    "cpu": (lambda place, nbytes: HostAllocation(nbytes), lambda place: _host_stats(), lambda place: None),
+    "cl": (lambda place, nbytes: pool(place).allocate(nbytes), lambda place: pool(place).stats(), _device_empty_cache),
+}
+
+
 def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation:
     """``nbytes`` of memory on ``place`` (pooled on OpenCL places)."""
-    if isinstance(place, CPUPlace):
-        return HostAllocation(nbytes)
-    return pool(place).allocate(nbytes)
+    return _KINDS[place.kind][0](place, nbytes)
 
 
 def stats(place: PlaceLike = None) -> dict[str, Any]:
     """Allocator figures of ``place`` (default: current): in_use_bytes, cached_bytes, peak_bytes,
     allocations, cache_hits, device_allocations, frees, reserved_bytes, limit_bytes."""
     p = parse(place)
-    if isinstance(p, CPUPlace):
-        c = HostAllocation.counts
-        return {"place": "cpu", "cached_bytes": 0, "cache_hits": 0, "device_allocations": c["allocations"], **c}
-    return pool(p).stats()
+    return _KINDS[p.kind][1](p)
 
 
 def empty_cache(place: PlaceLike = None) -> None:
     """Return the cached (free) memory of ``place`` to OpenCL, the kept pinned staging buffers
     of its reads (``darray._staging``) too."""
     p = parse(place)
-    if isinstance(p, CLPlace):
-        pool(p).empty_cache()
-        _staging.pool(p).trim()
+    _KINDS[p.kind][2](p)

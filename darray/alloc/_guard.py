@@ -21,7 +21,8 @@ import pyopencl as cl
 from .. import sched
 
 if TYPE_CHECKING:
-    from ._pool import Allocation, Pending, Pool, _Block  # import loop: type names only (_pool calls _guard at run time)
+    # import loop: type names only (_pool calls _guard at run time)
+    from ._pool import Allocation, Pending, Pool, _Block
 
 ON = os.environ.get("DARRAY_CHECK_BOUNDS", "") == "1"
 BYTES = 512  # a whole size class on each side, so the caller's region keeps the block's alignment

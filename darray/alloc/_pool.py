@@ -226,8 +226,9 @@ class Pool:
     def stats(self) -> dict[str, Any]:
         with self.lock:
             self._drain()
-            return {"place": str(self.rt.place), "in_use_bytes": self.in_use, "cached_bytes": self.reserved - self.in_use,
-                    "reserved_bytes": self.reserved, "peak_bytes": self.peak, "limit_bytes": self.limit,
+            return {"place": str(self.rt.place), "in_use_bytes": self.in_use,
+                    "cached_bytes": self.reserved - self.in_use, "reserved_bytes": self.reserved,
+                    "peak_bytes": self.peak, "limit_bytes": self.limit,
                     "segments": len(self.segments), "allocations": self.n_allocations, "cache_hits": self.n_hits,
                     "device_allocations": self.n_device, "frees": self.n_frees, "oom_retries": self.n_oom,
                     "oom_waits": self.n_waits}
