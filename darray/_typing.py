@@ -1,15 +1,15 @@
 """Type aliases of the public signatures (what the functions accept for arrays, dtypes and devices)."""
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from ._array import DArray
 from .place import PlaceLike
 
-Scalar = Union[bool, int, float, complex]
-ArrayLike = Union[DArray, Scalar, np.ndarray, np.generic]
+Scalar = bool | int | float | complex
+ArrayLike = DArray | Scalar | np.ndarray | np.generic
 """What the functions accept where the standard says ``array``: DArrays, Python and NumPy scalars,
 NumPy arrays (copied to the place of the other arguments)."""
 DTypeLike = Any

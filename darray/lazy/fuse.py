@@ -25,7 +25,8 @@ class Plan:
     spec: KernelSpec
     n: int
     shape: tuple[int, ...]                        # collapsed
-    views: tuple[tuple[Any, int, tuple[int, ...]], ...]  # (allocation, element offset, collapsed strides), outputs first
+    # (allocation, element offset, collapsed strides), outputs first
+    views: tuple[tuple[Any, int, tuple[int, ...]], ...]
     scalars: tuple[Any, ...]
 
 
@@ -72,7 +73,7 @@ def trace(roots: Sequence[Term]) -> Trace:
         if r is not None:
             return r
         if type(t) is Node:
-            entry: tuple = (t.op, t.dtype, *map(visit, t.args))
+            entry: tuple = (t.op, t.dtype, *map(visit, t.args))  # noqa: F821 (deleted after the walk)
         elif type(t) is Input:
             d = t.dim
             same = (id(t.alloc), d.offset, d.shape, d.strides)

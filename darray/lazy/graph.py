@@ -7,7 +7,7 @@ compared by identity; ``fuse`` finds common subexpressions by structure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class Node:
     host: bool = False
 
 
-Term = Union[Input, Scalar, Node]
+Term = Input | Scalar | Node
 
 
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...], host: bool = False) -> Node:

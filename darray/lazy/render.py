@@ -330,8 +330,9 @@ def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
              "    if (t * R * C >= n) return;",
              f"    const {idx} ce = min(cb + ch, C), re = min(rb + rh, R);"]
     if r > 2:  # the other axes' coordinates of this tile
+        step = [f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)]
         lines = [f"    {idx} {', '.join(f'c{d}' for d in range(r - 2))};"] + lines + [
-            f"    {{ {idx} q = t;", *[f"      c{d} = q % d{d}; q /= d{d};" for d in range(r - 3, 0, -1)], "      c0 = q; }"]
+            f"    {{ {idx} q = t;", *step, "      c0 = q; }"]
     lines += [f"    const {idx} {name}_q = {name}_o" + "".join(f" + c{d} * {name}_s{d}" for d in range(r - 2)) + ";"
               for name in strided]
     lines.append(f"    if ({' && '.join(f'{name}_s{r - 1} == 1' for name in strided)}) {{")
@@ -355,7 +356,8 @@ def _unit_rows(spec: KernelSpec, expr: ExprFn, strided: list[str]) -> list[str]:
              f"    {idx} {col_c} = cb;"]
     if vector_width(spec, expr, strided=True) > 1:  # float8 runs
         vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
-        lines += [f"    for (; {col_c} + {WIDTH} <= ce; {col_c} += {WIDTH}) {{", f"        const {idx} g = row + {col_c};",
+        lines += [f"    for (; {col_c} + {WIDTH} <= ce; {col_c} += {WIDTH}) {{",
+                  f"        const {idx} g = row + {col_c};",
                   *vector_values(spec, expr, vt, "        ", at),
                   *[f"        *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
                     for k, (op, ref) in enumerate(spec.outputs)], "    }"]
@@ -415,7 +417,7 @@ def _transposed_blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
              *[f"        const {vt} k{k}_{j} = vload{w}(0, in{k} + in{k}_q + ib + (jb + {j}) * in{k}_s{r - 1});"
                for k in ins for j in range(w)]]
     for i in range(w):
-        def at(spec: KernelSpec, op: Operand, name: str) -> str:
+        def at(spec: KernelSpec, op: Operand, name: str, i: int = i) -> str:
             return f"{name}_q + (ib + {i}) * {name}_s{r - 2} + jb" if op.pattern == "s" else _index(spec, op, name)
 
         def row(k: int, i: int = i) -> str:  # row i of input k's block: component i of its columns

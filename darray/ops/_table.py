@@ -37,10 +37,11 @@ class Op:
     """One elementwise op: ``name(args)`` computed by ``c[kind]`` and checked against ``ref``.
 
     ``types``: ``"ufunc"`` resolves dtypes with ``ref.resolve_dtypes``; ``"same"`` keeps the
-    input dtype; ``"round"`` too, but bool gives float16 (``numpy.round``); ``"promote"`` uses darray's result_type of all args; ``"real"`` gives the
-    real component dtype; ``"like:<ufunc>"`` resolves like another NumPy ufunc. ``host``: the
-    kinds of loop dtypes for which ``ref`` gives the kernel's bits exactly (IEEE-exact or integer
-    ops), so small graphs may run through NumPy on host-backed devices (``darray.lazy.host``).
+    input dtype; ``"round"`` too, but bool gives float16 (``numpy.round``); ``"promote"`` uses
+    darray's result_type of all args; ``"real"`` gives the real component dtype;
+    ``"like:<ufunc>"`` resolves like another NumPy ufunc. ``host``: the kinds of loop dtypes for
+    which ``ref`` gives the kernel's bits exactly (IEEE-exact or integer ops), so small graphs may
+    run through NumPy on host-backed devices (``darray.lazy.host``).
     """
 
     name: str
@@ -172,12 +173,13 @@ OPS: tuple[Op, ...] = (
     Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cclip_{R}({0}, {1}, {2})",
                             "*": "min(max({0}, {1}), {2})"}, types="promote",
        doc="x limited to [min, max] (min wins when min > max, NaN propagates)"),
-    Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)), {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"},
-       types="same", kinds="iuf", doc="max(x, 0)"),
-    Op("sigmoid", 1, lambda x: (lambda f: 1 / (1 + np.exp(-f)))(_floating(x)), {"f": "(({T})1 / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
-       doc="1 / (1 + exp(-x))"),
-    Op("silu", 1, lambda x: (lambda f: f / (1 + np.exp(-f)))(_floating(x)), {"f": "({0} / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf",
-       doc="x * sigmoid(x)"),
+    Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)),
+       {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"}, types="same",
+       kinds="iuf", doc="max(x, 0)"),
+    Op("sigmoid", 1, lambda x: (lambda f: 1 / (1 + np.exp(-f)))(_floating(x)),
+       {"f": "(({T})1 / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf", doc="1 / (1 + exp(-x))"),
+    Op("silu", 1, lambda x: (lambda f: f / (1 + np.exp(-f)))(_floating(x)),
+       {"f": "({0} / (({T})1 + exp(-{0})))"}, types="like:exp", kinds="biuf", doc="x * sigmoid(x)"),
 )
 
 TABLE: dict[str, Op] = {op.name: op for op in OPS}

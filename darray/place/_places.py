@@ -5,7 +5,6 @@ import os
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import Union
 
 from ..errors import DeviceError
 from . import _probe
@@ -42,8 +41,8 @@ class CLPlace:
         return f"cl:{self.index}"
 
 
-Place = Union[CPUPlace, CLPlace]
-PlaceLike = Union[Place, str, None]
+Place = CPUPlace | CLPlace
+PlaceLike = Place | str | None
 
 
 def parse(obj: PlaceLike) -> Place:

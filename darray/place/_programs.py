@@ -59,9 +59,11 @@ def build(context: cl.Context, device: cl.Device, source: str, options: str = ""
             prg.build(options=options, devices=[device], cache_dir=False)
     except cl.RuntimeError as err:
         log = getattr(err, "build_log", None) or str(err)
-        raise DeviceError(f"darray: OpenCL build failed:\n{log}", status="CL_BUILD_PROGRAM_FAILURE", log=str(log)) from err
+        raise DeviceError(f"darray: OpenCL build failed:\n{log}", status="CL_BUILD_PROGRAM_FAILURE",
+                          log=str(log)) from err
     except cl.Error as err:
-        raise DeviceError(f"darray: OpenCL build failed: {err}", status="CL_BUILD_PROGRAM_FAILURE", log=str(err)) from err
+        raise DeviceError(f"darray: OpenCL build failed: {err}", status="CL_BUILD_PROGRAM_FAILURE",
+                          log=str(err)) from err
     return prg
 
 
@@ -119,7 +121,8 @@ class ProgramCache:
 
     def _key(self, source: str, options: str) -> str:
         h = hashlib.sha256()
-        # Intel's CPU compiler takes settings from CL_CONFIG_* variables (target ISA, LLVM options): they change binaries
+        # Intel's CPU compiler takes settings from CL_CONFIG_* variables (target ISA, LLVM options):
+        # they change binaries
         config = ";".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("CL_CONFIG_"))
         for part in (source, options, self._ident, config, _VERSION):
             h.update(part.encode())

@@ -24,9 +24,9 @@ Ordering rules (Majel's ``schedule(fn, reads, writes)`` on OpenCL events):
 All of this changes under the place's lock, which also makes ``set_args`` + enqueue of a
 shared kernel object atomic. Host work on host-backed memory (small graphs, host copies) goes
 through :func:`run_host` instead: it runs under the same lock once everything it would wait
-for is known complete (it waits for that), and leaves nothing pending on what it wrote. A library call that takes no wait list and returns no event
-(pyvkfft, a BLAS) goes through :func:`launch_call`: a barrier on the wait list before it,
-a marker after it.
+for is known complete (it waits for that), and leaves nothing pending on what it wrote. A
+library call that takes no wait list and returns no event (pyvkfft, a BLAS) goes through
+:func:`launch_call`: a barrier on the wait list before it, a marker after it.
 
 Streams are per place and per Python thread: ``current_stream(place)`` is the innermost
 ``with s:`` of this thread, else this thread's default stream; ``transfer_stream(place)``
