@@ -21,6 +21,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._array import DArray
+from .._convert import asarray, assign
+from ..ops.elementwise import check_out
+from ..ops.manipulation import moveaxis, reshape
 
 _P = inspect.Parameter
 _RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},
@@ -68,16 +71,12 @@ def _default(p: inspect.Parameter, value: Any) -> bool:
 
 def _last_two(args: dict[str, Any]) -> None:
     """``numpy.trace``'s ``axis1``/``axis2`` (0, 1 by default) moved last, where darray's trace reads."""
-    from ..ops.manipulation import moveaxis
-
     axes = (args.pop("axis1", 0), args.pop("axis2", 1))
     args["a"] = moveaxis(args["a"], axes, (-2, -1))
 
 
 def _flat_by_default(args: dict[str, Any]) -> None:
     """``numpy.cumsum``/``cumprod`` without an axis run over the flattened array."""
-    from ..ops.manipulation import reshape
-
     if args.get("axis") is None:
         args["a"], args["axis"] = reshape(args["a"], (-1,)), 0
 
@@ -95,8 +94,6 @@ def _array_like(like: DArray, obj: Any, dtype: Any = None, *, copy: bool = True,
                 subok: bool = False, ndmin: int = 0) -> DArray:
     """``numpy.array(obj, dtype, like=like)`` (how Dask makes arrays like a chunk): a copy of
     ``obj`` on ``like``'s place."""
-    from .._convert import asarray
-
     if (order, subok, ndmin) != ("K", False, 0):
         raise TypeError("darray: numpy.array with order=, subok= or ndmin= is not supported on DArrays")
     return asarray(obj, dtype=dtype, device=like.place, copy=True)
@@ -154,9 +151,6 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
 
 def store(name: str, out: Any, result: DArray) -> DArray:
     """``result`` written into ``out`` (NumPy's ``out=`` rules: a DArray of the result's shape)."""
-    from .._convert import assign
-    from ..ops.elementwise import check_out
-
     out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     check_out(name, out, result.dtype, result.shape, result.place)
     assign(out, out._dim, result)

@@ -11,13 +11,15 @@ inputs to it first (the loop's dtype).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from .._array import DArray
+from ..ops import elementwise as E
+from ..ops import linalg, reduction, scan
+from ..ops._table import OPS
 from .function import store
 
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -30,8 +32,6 @@ _DEFAULTS = {"casting": "same_kind", "order": "K", "dtype": None, "subok": True,
 @lru_cache(maxsize=1)
 def ufuncs() -> dict[np.ufunc, str]:
     """NumPy ufunc -> darray op (the table rows whose reference is a ufunc)."""
-    from ..ops._table import OPS
-
     return {op.ref: op.name for op in OPS if isinstance(op.ref, np.ufunc)}
 
 
@@ -46,24 +46,15 @@ def _check(ufunc: np.ufunc, method: str, kwargs: dict[str, Any], allowed: tuple[
                             "DArrays")
 
 
-def _linalg(name: str) -> Callable[..., DArray]:
-    from ..ops import linalg
-
-    return getattr(linalg, name)
-
-
 def call(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``getattr(ufunc, method)(*inputs, **kwargs)`` through darray."""
-    from ..ops import elementwise as E
-    from ..ops import reduction, scan
-
     name = ufunc.__name__
     out = kwargs.pop("out", None)
     out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if method == "__call__":
         if ufunc in (np.matmul, np.vecdot):
             _check(ufunc, method, kwargs, ())
-            result = _linalg(name)(*inputs)
+            result = getattr(linalg, name)(*inputs)
             return result if out is None else store(name, out, result)
         op = ufuncs().get(ufunc)
         if op is not None:
