@@ -30,10 +30,11 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
+from ..ops import _dispatch as D
 from ..ops.creation import default_float, zeros
 from ..ops.elementwise import real
 from ..ops.manipulation import moveaxis
-from ..place import CPUPlace, Place
+from ..place import Place
 from . import _plan
 
 NORMS = ("backward", "ortho", "forward")
@@ -99,9 +100,21 @@ def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequenc
     out_dt = real_of(x.dtype, x.place) if kind == "irfft" else complex_of(x.dtype, x.place)
     if not axes:  # NumPy returns the input itself; darray a copy in the transform's dtype
         return astype(x, out_dt, copy=True)
-    if isinstance(x.place, CPUPlace):
-        host = getattr(np.fft, kind + "n")(x._host_view(), s=lengths, axes=axes, norm=norm)
-        return from_numpy(np.ascontiguousarray(host), x.place)
+    return D.implementation("fft.transform", x.place)(kind, op, x, axes, lengths, norm)
+
+
+@D.register("fft.transform", "cpu")
+def _transform_cpu(kind: str, op: str, x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...],
+                   norm: str) -> DArray:
+    """:func:`transform` through numpy.fft (``axes`` and output ``lengths`` as :func:`cook` gives them)."""
+    host = getattr(np.fft, kind + "n")(x._host_view(), s=lengths, axes=axes, norm=norm)
+    return from_numpy(np.ascontiguousarray(host), x.place)
+
+
+@D.register("fft.transform", "cl")
+def _transform_cl(kind: str, op: str, x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...],
+                  norm: str) -> DArray:
+    """:func:`transform` through VkFFT (the steps of the module docstring)."""
     if len(set(axes)) < len(axes):
         return _one_by_one(kind, op, x, axes, lengths, norm)
     inverse = kind in ("ifft", "irfft")

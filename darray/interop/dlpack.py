@@ -10,13 +10,18 @@ it shares the producer's memory only for ``device="cpu"`` and C-contiguous input
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .._array import DArray
+from .._convert import from_numpy
 from .._typing import Device
-from ..place import CLPlace, CPUPlace, parse, runtime
+from ..alloc import HostAllocation
+from ..dim import Dim
+from ..ops import _dispatch as D
+from ..place import CLPlace, Place, parse, runtime
+from ..sched import wait_idle
 
 CPU, OPENCL = 1, 4  # DLDeviceType codes: kDLCPU, kDLOpenCL
 
@@ -36,7 +41,18 @@ class _Exported:
 
 
 def _host_backed(x: DArray) -> bool:
-    return isinstance(x.place, CPUPlace) or (runtime(x.place).host_backed and x._data().host is not None)
+    """Whether the host can address ``x``'s memory."""
+    return D.implementation("dlpack.host_backed", x.place)(x)
+
+
+@D.register("dlpack.host_backed", "cpu")
+def _host_backed_cpu(x: DArray) -> bool:
+    return True
+
+
+@D.register("dlpack.host_backed", "cl")
+def _host_backed_cl(x: DArray) -> bool:
+    return runtime(cast(CLPlace, x.place)).host_backed and x._data().host is not None
 
 
 def dlpack_device(self: DArray, /) -> tuple[int, int]:
@@ -48,11 +64,18 @@ def dlpack_device(self: DArray, /) -> tuple[int, int]:
 
 def _host(x: DArray) -> np.ndarray:
     """NumPy's view of ``x``'s own memory (after the commands touching it have completed)."""
-    if isinstance(x.place, CPUPlace):
-        x._data()
-        return x._host_view()
-    from ..sched import wait_idle
+    return D.implementation("dlpack.host_view", x.place)(x)
 
+
+@D.register("dlpack.host_view", "cpu")
+def _host_cpu(x: DArray) -> np.ndarray:
+    x._data()
+    return x._host_view()
+
+
+@D.register("dlpack.host_view", "cl")
+def _host_cl(x: DArray) -> np.ndarray:
+    """The view of host-backed OpenCL memory, kept alive by an :class:`_Exported`."""
     exported = _Exported(x)
     wait_idle(exported.alloc)  # the consumer may read or write it
     return np.asarray(exported) if x.size else np.empty(x.shape, x.dtype)
@@ -84,15 +107,23 @@ def from_dlpack(x: Any, /, *, device: Device = None, copy: bool | None = None) -
     On ``device="cpu"`` C-contiguous input is shared, not copied, unless ``copy=True``; elsewhere
     the data is copied onto ``device`` (``copy=False`` raises BufferError). See also:
     numpy.from_dlpack."""
-    from .._convert import from_numpy
-    from ..alloc import HostAllocation
-    from ..dim import Dim
-
     host = np.from_dlpack(x)
     place = parse(device)
-    if isinstance(place, CPUPlace) and copy is not True and host.flags.c_contiguous:
+    return D.implementation("from_dlpack", place)(host, place, copy)
+
+
+@D.register("from_dlpack", "cpu")
+def _from_dlpack_cpu(host: np.ndarray, place: Place, copy: bool | None) -> DArray:
+    """``host`` shared when C-contiguous and no copy is asked for, else copied."""
+    if copy is not True and host.flags.c_contiguous:
         flat = host.reshape(-1).view(np.uint8) if host.size else np.empty(0, np.uint8)
         return DArray(HostAllocation(flat.nbytes, flat), Dim.contiguous(host.shape), host.dtype, place)
+    return _copied(host, place, copy)
+
+
+@D.register("from_dlpack", "cl")
+def _copied(host: np.ndarray, place: Place, copy: bool | None) -> DArray:
+    """A copy of ``host`` on ``place`` (BufferError when ``copy`` is False)."""
     if copy is False:
         raise BufferError(f"darray from_dlpack: copy=False but the data must be copied onto {place}")
     return from_numpy(host, place)

@@ -10,13 +10,22 @@ import numpy as np
 
 from .._array import DArray
 from .._convert import from_numpy
-from ..place import CLPlace, CPUPlace, Place, default, devices, probe, runtime
+from ..ops import _dispatch as D
+from ..place import CLPlace, Place, default, devices, parse, probe, runtime
 
 
 def _kind(place: Place) -> Any:
     """What a pickle records of a place: ``"cpu"``, or the device's (platform, name)."""
-    if isinstance(place, CPUPlace):
-        return "cpu"
+    return D.implementation("pickle.record", place)(place)
+
+
+@D.register("pickle.record", "cpu")
+def _record_cpu(place: Place) -> Any:
+    return "cpu"
+
+
+@D.register("pickle.record", "cl")
+def _record_cl(place: CLPlace) -> Any:
     info = runtime(place).info
     return (info.platform, info.name)
 
@@ -24,12 +33,22 @@ def _kind(place: Place) -> Any:
 def _rebuild(host: np.ndarray, kind: Any) -> DArray:
     """Unpickle: ``host`` onto the place ``kind`` names when this process has it and it passes its
     probe, else onto the default place."""
-    if kind == "cpu":
-        return from_numpy(host, CPUPlace())
+    place_kind = "cpu" if kind == "cpu" else "cl"  # every other record is an OpenCL device's (platform, name)
+    return from_numpy(host, D.kind_implementation("pickle.place", place_kind)(kind))
+
+
+@D.register("pickle.place", "cpu")
+def _place_cpu(kind: str) -> Place:
+    return parse("cpu")
+
+
+@D.register("pickle.place", "cl")
+def _place_cl(kind: Any) -> Place:
+    """The first device with the recorded (platform, name) that passes its probe, else the default place."""
     for info in devices():
         if (info.platform, info.name) == tuple(kind) and probe(info.index).ok:
-            return from_numpy(host, CLPlace(info.index))
-    return from_numpy(host, default())
+            return CLPlace(info.index)
+    return default()
 
 
 def reduce(x: DArray) -> tuple:

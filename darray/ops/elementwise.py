@@ -13,9 +13,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
+from .._convert import from_numpy, write
 from .._typing import ArrayLike
 from ..lazy import graph, host, record
-from ..place import CLPlace, CPUPlace, Place
+from ..place import CLPlace, Place
 from . import _dispatch as D
 from ._table import ALIASES, OPS, TABLE, Op
 
@@ -66,6 +67,12 @@ def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype
 
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
     """Dispatch ``name(*args)`` up to the point of computing: (term or NumPy result, dtype, shape, place)."""
+    return _dispatch("elementwise", name, args)
+
+
+def _dispatch(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
+    """(what implementation ``impl`` gives for ``name(*args)`` on their place, dtype, shape, place):
+    ``"elementwise"`` gives the term or NumPy result, ``"elementwise_array"`` a DArray."""
     op = TABLE[name]
     if len(args) != op.arity:
         raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
@@ -78,7 +85,7 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     if name in _MIRROR and ins[0].kind in "iu":
         name, args = _compare_out_of_range(name, args, ins)
         op = TABLE[name]
-    return D.implementation("elementwise", place)(op, args, ins, out, shape, exact), out, shape, place
+    return D.implementation(impl, place)(op, args, ins, out, shape, exact, place), out, shape, place
 
 
 _MIRROR = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
@@ -107,7 +114,7 @@ def _compare_out_of_range(name: str, args: tuple[Any, ...], ins: tuple[np.dtype,
 
 @D.register("elementwise", "cl")
 def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
-        exact: bool) -> Any:
+        exact: bool, place: Place) -> Any:
     """The op's graph node: arrays as their pending node or an Input, cast to the loop dtype;
     Python scalars as kernel arguments of the loop dtype. ``exact``: see ``graph.Node.host``."""
     terms = []
@@ -124,11 +131,25 @@ def _cl(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype,
 
 @D.register("elementwise", "cpu")
 def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
-         exact: bool) -> Any:
+         exact: bool, place: Place) -> Any:
     host = [a._host_view() if isinstance(a, DArray) else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
     with np.errstate(all="ignore"):
         return np.asarray(_CPU.get(op.name, op.ref)(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(
             out, copy=False)
+
+
+@D.register("elementwise_array", "cl")
+def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
+              exact: bool, place: Place) -> DArray:
+    """The op as a new pending DArray."""
+    return record(_cl(op, args, ins, out, shape, exact, place), place)
+
+
+@D.register("elementwise_array", "cpu")
+def _cpu_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
+               exact: bool, place: Place) -> DArray:
+    """The op computed through NumPy into a new DArray."""
+    return from_numpy(np.broadcast_to(_cpu(op, args, ins, out, shape, exact, place), shape), place)
 
 
 def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
@@ -175,12 +196,7 @@ _CPU = {"pow": _power, "floor_divide": _floor_divide, "expm1": _expm1}  # where 
 
 def apply(name: str, *args: Any) -> DArray:
     """``name(*args)`` as a new DArray (lazy on OpenCL places)."""
-    value, out, shape, place = build(name, *args)
-    if isinstance(place, CPUPlace):
-        from .._convert import from_numpy
-
-        return from_numpy(np.broadcast_to(value, shape), place)
-    return record(value, place)
+    return _dispatch("elementwise_array", name, args)[0]
 
 
 def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
@@ -201,8 +217,6 @@ def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], p
 def into(out: DArray, name: str, *args: Any) -> DArray:
     """``name(*args)`` computed into ``out`` (one fused kernel on OpenCL places); returns ``out``.
     Pending graphs reading ``out`` see its old values."""
-    from .._convert import write
-
     value, dtype, shape, place = build(name, *args)
     check_out(name, out, dtype, shape, place)
     write(out, value)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,7 +32,8 @@ from .. import lazy
 from .._array import DArray
 from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
 from ..dim import MAX_RANK, broadcast_shapes, normalize_axis
-from ..place import CLPlace, CPUPlace
+from ..place import CLPlace
+from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
 from ._kernel import launch, origin
@@ -277,8 +278,19 @@ def getitem(x: DArray, key: Any, /) -> DArray:
     if found is None:
         return x._view(x._dim.getitem(key))
     view, advanced = found
-    if isinstance(x._place, CPUPlace):
-        return from_numpy(np.asarray(x._host_view()[_host_key(key)]), x._place)
+    return D.implementation("getitem", x._place)(x, key, view, advanced)
+
+
+@D.register("getitem", "cpu")
+def _getitem_cpu(x: DArray, key: Any, view: DArray, advanced: list[_Advanced]) -> DArray:
+    """``x[key]`` for an advanced ``key`` through NumPy."""
+    return from_numpy(np.asarray(x._host_view()[_host_key(key)]), x._place)
+
+
+@D.register("getitem", "cl")
+def _getitem_cl(x: DArray, key: Any, view: DArray, advanced: list[_Advanced]) -> DArray:
+    """``x[key]`` for an advanced ``key``: ``view`` is x indexed by the key's basic part, ``advanced``
+    the key's index arrays; one gather kernel (masks: a compaction)."""
     if len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape:
         return _compact(view, _on_place(advanced[0].index, view._place))
     indices = _integer_indices(view, advanced)
@@ -308,35 +320,46 @@ def setitem(x: DArray, key: Any, value: Any, /) -> None:
     view, advanced = found
     if isinstance(value, DArray) and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
-    if isinstance(x._place, CPUPlace):
-        consumed = sum(a.index.ndim if a.is_mask else 1 for a in advanced)
-        try:
-            rank = view.ndim - consumed + len(broadcast_shapes(*[(1,) if a.is_mask else a.index.shape for a in advanced]))
-        except ValueError:  # indices that do not broadcast: NumPy's IndexError below
-            rank = 0
-        if rank > MAX_RANK:  # as on OpenCL places: NumPy's IndexError for a bad index first, then the limit
-            x._host_view()[_host_key(key)]
-            raise ValueError(f"darray setitem: the selection would have rank {rank}; darray supports at most "
-                             f"{MAX_RANK} dimensions")
-        try:
-            x._host_view()[_host_key(key)] = value.get() if isinstance(value, DArray) else value
-        except ValueError as err:
-            raise ValueError(f"darray setitem: {err}") from None
-        return
+    D.implementation("setitem", x._place)(x, key, value, view, advanced)
+
+
+@D.register("setitem", "cpu")
+def _setitem_cpu(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_Advanced]) -> None:
+    """``x[key] = value`` for an advanced ``key`` through NumPy."""
+    consumed = sum(a.index.ndim if a.is_mask else 1 for a in advanced)
+    try:
+        rank = view.ndim - consumed + len(broadcast_shapes(*[(1,) if a.is_mask else a.index.shape for a in advanced]))
+    except ValueError:  # indices that do not broadcast: NumPy's IndexError below
+        rank = 0
+    if rank > MAX_RANK:  # as on OpenCL places: NumPy's IndexError for a bad index first, then the limit
+        x._host_view()[_host_key(key)]
+        raise ValueError(f"darray setitem: the selection would have rank {rank}; darray supports at most "
+                         f"{MAX_RANK} dimensions")
+    try:
+        x._host_view()[_host_key(key)] = value.get() if isinstance(value, DArray) else value
+    except ValueError as err:
+        raise ValueError(f"darray setitem: {err}") from None
+
+
+@D.register("setitem", "cl")
+def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_Advanced]) -> None:
+    """``x[key] = value`` for an advanced ``key`` (``view``, ``advanced`` as in :func:`_getitem_cl`):
+    one scatter kernel (a mask of the view's shape and a scalar: one fused ``where``)."""
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
             and np.ndim(value) == 0 and not isinstance(value, DArray)):
         mask = _on_place(advanced[0].index, view._place)  # one fused where into x, as in-place operators write
         write(view, E.build("where", mask, scalar_value(value, x.dtype).item(), view)[0])
         return
+    place = cast(CLPlace, x._place)
     offsets = _offsets(view, _integer_indices(view, advanced))
-    values = empty(offsets.shape, x.dtype, x._place)
-    write(values, _value_term(value, x.dtype, offsets.shape, x._place, values))
+    values = empty(offsets.shape, x.dtype, place)
+    write(values, _value_term(value, x.dtype, offsets.shape, place, values))
     if offsets.size:
         dst, dst_o = _base(view)
         lazy.before_write(dst)
         off, off_o = origin(offsets)
         val, val_o = origin(values)
-        _launch("scatter", x._place, x.dtype.itemsize, offsets.size,
+        _launch("scatter", place, x.dtype.itemsize, offsets.size,
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
 
 
@@ -378,8 +401,18 @@ def nonzero(x: Any, /) -> tuple[DArray, ...]:
     x = x if isinstance(x, DArray) else asarray(x)
     if x.ndim == 0:
         raise ValueError("darray nonzero: nonzero of a 0-d array is not allowed; use atleast_1d (NumPy 2)")
-    if isinstance(x._place, CPUPlace):
-        return tuple(from_numpy(i.astype(np.int64), x._place) for i in np.nonzero(x._host_view()))
+    return D.implementation("nonzero", x._place)(x)
+
+
+@D.register("nonzero", "cpu")
+def _nonzero_cpu(x: DArray) -> tuple[DArray, ...]:
+    """nonzero through NumPy."""
+    return tuple(from_numpy(i.astype(np.int64), x._place) for i in np.nonzero(x._host_view()))
+
+
+@D.register("nonzero", "cl")
+def _nonzero_cl(x: DArray) -> tuple[DArray, ...]:
+    """The positions of the set elements by compaction, then one coordinate array per axis."""
     pos = _compaction(x, "compact_positions", _dt.int64, [], [])
     if x.ndim == 1:
         return (pos,)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import prod as _prod
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -21,10 +21,11 @@ from .._convert import asarray, from_numpy, input_term
 from .._typing import ArrayLike, DTypeLike
 from ..dim import Dim, normalize_axes
 from ..lazy.reduce import reduce as _device_reduce
-from ..place import CPUPlace
+from ..place import CLPlace
 from . import _dispatch as D
 from . import elementwise as E
 from ._table import expr
+from .creation import full
 
 __all__ = ["sum", "prod", "min", "max", "mean", "var", "std", "argmin", "argmax", "any", "all", "count_nonzero"]
 
@@ -87,21 +88,34 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
         what = f"attempt to get {op} of an empty sequence" if op.startswith("arg") else \
             f"zero-size array to reduction operation {_NAMES.get(op, op)} which has no identity"
         raise ValueError(f"darray {op}: {what}")
-    if isinstance(x.place, CPUPlace):
-        host = x._host_view()
-        with np.errstate(all="ignore"):
-            if op.startswith("arg"):
-                res = _NUMPY[op](host, axis=None if axis is None else axes[0], keepdims=keepdims)
-            else:
-                res = _NUMPY[op](host, axis=axes, keepdims=keepdims, **({"dtype": out_dt} if op in ("sum", "prod", "mean") else {}))
-        return from_numpy(np.asarray(res).astype(out_dt, copy=False), x.place)
+    return D.implementation("reduce", x.place)(op, x, axis, axes, out_dt, shape, k, m, keepdims)
+
+
+@D.register("reduce", "cpu")
+def _reduce_cpu(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.dtype, shape: tuple[int, ...],
+                k: int, m: int, keepdims: bool) -> DArray:
+    """Reduction ``op`` through NumPy (``axis`` as given, ``axes`` normalised; ``shape``: the result's,
+    ``k`` elements reduced into each of ``m``)."""
+    host = x._host_view()
+    with np.errstate(all="ignore"):
+        if op.startswith("arg"):
+            res = _NUMPY[op](host, axis=None if axis is None else axes[0], keepdims=keepdims)
+        else:
+            typed = {"dtype": out_dt} if op in ("sum", "prod", "mean") else {}
+            res = _NUMPY[op](host, axis=axes, keepdims=keepdims, **typed)
+    return from_numpy(np.asarray(res).astype(out_dt, copy=False), x.place)
+
+
+@D.register("reduce", "cl")
+def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.dtype, shape: tuple[int, ...],
+               k: int, m: int, keepdims: bool) -> DArray:
+    """Reduction ``op`` in one kernel that the input's pending chain fuses into (arguments as
+    :func:`_reduce_cpu`'s)."""
     if op == "mean" and out_dt.kind in "biu" and m and k:
         # NumPy: sum in ``dtype`` (wrapping), true-divide in float64, cast back (truncating)
         total = _reduce("sum", x, axes, keepdims, out_dt)
         return E.apply("divide", total, float(k)).astype(out_dt)
     if m == 0 or k == 0:
-        from .creation import full
-
         fill = _EMPTY.get(op, 0)
         if op == "mean" and out_dt.kind == "c":
             fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
@@ -109,7 +123,8 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
-    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, x.place, expr,
+    place = cast(CLPlace, x.place)
+    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, place, expr,
                            divisor=k if op == "mean" else None)
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 

@@ -20,7 +20,7 @@ from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..dtypes import ctype
 from ..lazy.render import header
-from ..place import CLPlace, CPUPlace, runtime
+from ..place import CLPlace, runtime
 from . import _dispatch as D
 from ._kernel import run as launch
 from .reduction import _dtypes
@@ -85,12 +85,25 @@ def _cumulative(op: str, x: Any, axis: int | None, dtype: Any, include_initial: 
         x, axis = (x.reshape(1) if x.ndim == 0 else x), 0
     axis = normalize_axis(axis, x.ndim, name)
     out_dt = _dtypes(op, x.dtype, dtype)
-    if isinstance(x.place, CPUPlace):
-        host = (np.cumsum if op == "sum" else np.cumprod)(x._host_view(), axis=axis, dtype=out_dt)
-        if include_initial:
-            pad = np.full(host.shape[:axis] + (1,) + host.shape[axis + 1:], 0 if op == "sum" else 1, out_dt)
-            host = np.concatenate([pad, host], axis=axis)
-        return from_numpy(host, x.place)
+    return D.implementation(name, x.place)(op, x, axis, out_dt, include_initial)
+
+
+@D.register("cumulative_sum", "cpu")
+@D.register("cumulative_prod", "cpu")
+def _cumulative_cpu(op: str, x: DArray, axis: int, out_dt: np.dtype, include_initial: bool) -> DArray:
+    """The cumulative ``op`` ("sum" or "prod") along ``axis`` in ``out_dt`` through NumPy."""
+    host = (np.cumsum if op == "sum" else np.cumprod)(x._host_view(), axis=axis, dtype=out_dt)
+    if include_initial:
+        pad = np.full(host.shape[:axis] + (1,) + host.shape[axis + 1:], 0 if op == "sum" else 1, out_dt)
+        host = np.concatenate([pad, host], axis=axis)
+    return from_numpy(host, x.place)
+
+
+@D.register("cumulative_sum", "cl")
+@D.register("cumulative_prod", "cl")
+def _cumulative_cl(op: str, x: DArray, axis: int, out_dt: np.dtype, include_initial: bool) -> DArray:
+    """The cumulative ``op`` ("sum" or "prod") along ``axis`` in ``out_dt``: a contiguous copy with
+    the axis last, scanned row by row in place (:func:`_scan_rows`)."""
     dev_dt = D.device_dtype(out_dt, x.place)
     perm = tuple(a for a in range(x.ndim) if a != axis) + (axis,)
     moved = x.transpose(perm)

@@ -14,7 +14,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import astype, check_dtype, empty, from_numpy
-from ..place import CPUPlace
+from ..place import CLPlace, Place
 from . import _dispatch as D
 from ._kernel import launch, origin
 from .indexing import take
@@ -40,10 +40,20 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
         raise TypeError(f"darray {name}: complex arrays are not ordered (got {dt})")
     if sorter is not None:
         a = take(a, sorter)
-    if isinstance(place, CPUPlace):
-        found = np.searchsorted(a._host_view().astype(dt, copy=False), v._host_view().astype(dt, copy=False),
-                                side=side)
-        return from_numpy(np.asarray(found, np.int64), place)
+    return D.implementation(name, place)(a, v, dt, side, place)
+
+
+@D.register("searchsorted", "cpu")
+def _searchsorted_cpu(a: DArray, v: DArray, dt: np.dtype, side: str, place: Place) -> DArray:
+    """searchsorted through NumPy, both compared in ``dt``."""
+    found = np.searchsorted(a._host_view().astype(dt, copy=False), v._host_view().astype(dt, copy=False), side=side)
+    return from_numpy(np.asarray(found, np.int64), place)
+
+
+@D.register("searchsorted", "cl")
+def _searchsorted_cl(a: DArray, v: DArray, dt: np.dtype, side: str, place: CLPlace) -> DArray:
+    """searchsorted in one launch of ``kernels/search.cl``, both compared in ``dt``."""
+    name = "searchsorted"
     check_dtype(dt, place, name)
     a = astype(a, dt, copy=False)
     v = astype(v, dt, copy=not v._dim.is_c_contiguous or v.dtype != dt)

@@ -13,14 +13,14 @@ real keys), then runs of equal values are found with elementwise ops, a scan and
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
-from ..place import CPUPlace
+from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
 from ._kernel import ref
@@ -90,10 +90,20 @@ def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, 
     """(values, first indices, inverse indices with x's shape, counts) of ``x``; the indices
     are unset (empty placeholders) unless ``with_order`` (always set for complex input)."""
     x = x if isinstance(x, DArray) else asarray(x)
-    place = x.place
-    if isinstance(place, CPUPlace):
-        res = np.unique_all(x._host_view())
-        return tuple(from_numpy(np.asarray(r), place) for r in res)  # type: ignore[return-value]
+    return D.implementation("unique", x.place)(x, with_order)
+
+
+@D.register("unique", "cpu")
+def _unique_cpu(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
+    """``_unique`` through NumPy (the indices are always set)."""
+    res = np.unique_all(x._host_view())
+    return tuple(from_numpy(np.asarray(r), x.place) for r in res)  # type: ignore[return-value]
+
+
+@D.register("unique", "cl")
+def _unique_cl(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
+    """``_unique`` on the device: a sort, then the runs of equal keys counted, scanned and scattered."""
+    place = cast(CLPlace, x.place)
     n = x.size
     if n == 0:
         none = empty((0,), _dt.int64, place)
@@ -127,9 +137,19 @@ def unique_values(x: Any, /) -> DArray:
     darray differs from NumPy >= 2.3, whose ``unique_values`` may return them unsorted.
     """
     x = x if isinstance(x, DArray) else asarray(x)
-    if isinstance(x.place, CPUPlace):
-        return from_numpy(np.unique(x._host_view(), equal_nan=False), x.place)
-    return _unique("unique_values", x, False)[0]
+    return D.implementation("unique_values", x.place)(x)
+
+
+@D.register("unique_values", "cpu")
+def _unique_values_cpu(x: DArray) -> DArray:
+    """unique_values through NumPy."""
+    return from_numpy(np.unique(x._host_view(), equal_nan=False), x.place)
+
+
+@D.register("unique_values", "cl")
+def _unique_values_cl(x: DArray) -> DArray:
+    """unique_values on the device: the values of :func:`_unique_cl`, without the indices."""
+    return _unique_cl(x, False)[0]
 
 
 def unique_counts(x: Any, /) -> UniqueCountsResult:
@@ -158,8 +178,18 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> DArray:
     dt = _dt.result_type(a, b)
     a, b = (asarray(v, dtype=dt, device=place) for v in (a, b))
     _real("isin", a), _real("isin", b)
-    if isinstance(place, CPUPlace):
-        return from_numpy(np.asarray(np.isin(a._host_view(), b._host_view(), invert=invert)), place)
+    return D.implementation("isin", place)(a, b, dt, invert, place)
+
+
+@D.register("isin", "cpu")
+def _isin_cpu(a: DArray, b: DArray, dt: np.dtype, invert: bool, place: Place) -> DArray:
+    """isin through NumPy (``a`` and ``b`` already of dtype ``dt``)."""
+    return from_numpy(np.asarray(np.isin(a._host_view(), b._host_view(), invert=invert)), place)
+
+
+@D.register("isin", "cl")
+def _isin_cl(a: DArray, b: DArray, dt: np.dtype, invert: bool, place: CLPlace) -> DArray:
+    """isin on the device: ``b`` sorted, then a binary search per element of ``a``."""
     if a.size == 0 or b.size == 0:
         return full(a.shape, bool(invert), dtype=_dt.bool_, device=place)
     table, _ = sort_rows(b.reshape(1, b.size))

@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
@@ -31,7 +31,8 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
-from ..place import CLPlace, CPUPlace, runtime
+from ..place import CLPlace, runtime
+from . import _dispatch as D
 from ._kernel import host_memory, on_host, ref, run, source
 from .scan import _scan_rows
 
@@ -209,11 +210,24 @@ def _sorted(op: str, x: Any, axis: int | None, descending: bool, arg: bool) -> D
     if axis is None:  # NumPy: the flattened array
         x, axis = x.reshape(-1), 0
     axis = normalize_axis(axis, x.ndim, f"darray {op}")
-    if isinstance(x.place, CPUPlace):
-        return from_numpy(_host_sorted(x._host_view(), axis, descending, arg), x.place)
+    return D.implementation(op, x.place)(op, x, axis, descending, arg)
+
+
+@D.register("sort", "cpu")
+@D.register("argsort", "cpu")
+def _sorted_cpu(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DArray:
+    """``op`` (sort, or argsort when ``arg``) along ``axis`` through NumPy."""
+    return from_numpy(_host_sorted(x._host_view(), axis, descending, arg), x.place)
+
+
+@D.register("sort", "cl")
+@D.register("argsort", "cl")
+def _sorted_cl(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DArray:
+    """``op`` (sort, or argsort when ``arg``) along ``axis``: the kernels, or NumPy on the mapped
+    buffers (:func:`engine`)."""
     if x.size == 0:
         return empty(x.shape, _dt.int64 if arg else x.dtype, x.place)
-    if engine(x.place, x.size, arg) == "host":
+    if engine(cast(CLPlace, x.place), x.size, arg) == "host":
         out = empty(x.shape, _dt.int64 if arg else x.dtype, x.place)
 
         if arg:

@@ -18,9 +18,10 @@ from .. import dtypes as _dt
 from .. import lazy
 from .._array import DArray
 from .._convert import empty, from_numpy
+from ..ops import _dispatch as D
 from ..ops._kernel import launch, origin
 from ..ops.creation import default_float
-from ..place import CPUPlace, Place, runtime
+from ..place import CLPlace, Place, runtime
 
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 LANES = 8  # blocks per group (one vector lane each)
@@ -206,12 +207,24 @@ def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dty
     """An array of ``shape`` filled by the draw ``kind`` from (key, base) on ``place``: a fresh one,
     or ``out`` (C-contiguous, of that shape and dtype, on that place), written in place."""
     size = int(np.prod(shape, dtype=np.int64))
-    if isinstance(place, CPUPlace):
-        drawn = host_draw(kind, key, base, size, dtype, low, rng).reshape(shape)
-        if out is None:
-            return from_numpy(drawn, place)
-        out[...] = drawn
-        return out
+    return D.implementation("random.draw", place)(kind, key, base, shape, size, dtype, place, low, rng, out)
+
+
+@D.register("random.draw", "cpu")
+def _draw_cpu(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], size: int, dtype: np.dtype,
+              place: Place, low: int, rng: int, out: DArray | None) -> DArray:
+    """:func:`draw` through NumPy (:func:`host_draw`); ``size``: the elements of ``shape``."""
+    drawn = host_draw(kind, key, base, size, dtype, low, rng).reshape(shape)
+    if out is None:
+        return from_numpy(drawn, place)
+    out[...] = drawn
+    return out
+
+
+@D.register("random.draw", "cl")
+def _draw_cl(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], size: int, dtype: np.dtype,
+             place: CLPlace, low: int, rng: int, out: DArray | None) -> DArray:
+    """:func:`draw` in one launch of ``kernels/philox.cl`` (arguments as :func:`_draw_cpu`'s)."""
     if out is None:
         out = empty(shape, dtype, place)
     if size:

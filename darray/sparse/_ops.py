@@ -1,6 +1,7 @@
 """Device commands of darray.sparse: the kernels of ``kernels/sparse.cl`` and their host twins.
 
-Each function takes and returns DArrays; on OpenCL places it enqueues a kernel through the
+Each function takes and returns DArrays and calls the implementation registered for the place
+kind (``ops._dispatch``, op names ``sparse.*``): on OpenCL places it enqueues a kernel through the
 scheduler (``ops._kernel``), on the ``cpu`` place it computes the same through NumPy.
 
 Products (:func:`matvec`) pick their kernel by the kernel form and the row lengths: on the
@@ -12,7 +13,7 @@ lanes per row near the mean row length, their sums added in local memory.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
@@ -21,11 +22,12 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..lazy import execute
+from ..ops import _dispatch as D
 from ..ops._kernel import launch, ref, run, source
 from ..ops.creation import zeros
 from ..ops.scan import cumulative_sum
 from ..ops.sorting import sort_rows
-from ..place import CPUPlace, runtime
+from ..place import CLPlace, runtime
 
 KT = 16  # dense columns per pass of a product (a private accumulator each)
 SPLIT_ITEMS = 64  # split products: work-items per compute unit (small runs balance a shared machine)
@@ -54,14 +56,27 @@ def _rows_host(indptr: np.ndarray) -> np.ndarray:
 def matvec(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stats: Any) -> DArray:
     """``A @ x`` of the CSR arrays (x: (N,) or C-contiguous (N, K), of data's dtype); x None:
     the row sums of ``data``. ``stats()`` gives (mean, longest) row length when asked."""
-    m, place, dt = indptr.shape[0] - 1, data.place, data.dtype
+    m = indptr.shape[0] - 1
     k = 1 if x is None or x.ndim == 1 else x.shape[1]
     shape = (m,) if x is None or x.ndim == 1 else (m, k)
-    if isinstance(place, CPUPlace):
-        terms = _host(data) if x is None else (_host(data).reshape(-1, *([1] * (x.ndim - 1))) * _host(x)[_host(indices)])
-        out = np.zeros(shape, dt)
-        np.add.at(out, _rows_host(_host(indptr)), terms)
-        return from_numpy(out, place)
+    return D.implementation("sparse.matvec", data.place)(indptr, indices, data, x, stats, m, k, shape)
+
+
+@D.register("sparse.matvec", "cpu")
+def _matvec_cpu(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stats: Any, m: int, k: int,
+                shape: tuple[int, ...]) -> DArray:
+    """:func:`matvec` through NumPy (``m`` rows, ``k`` columns of x, the result's ``shape``)."""
+    terms = _host(data) if x is None else (_host(data).reshape(-1, *([1] * (x.ndim - 1))) * _host(x)[_host(indices)])
+    out = np.zeros(shape, data.dtype)
+    np.add.at(out, _rows_host(_host(indptr)), terms)
+    return from_numpy(out, data.place)
+
+
+@D.register("sparse.matvec", "cl")
+def _matvec_cl(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stats: Any, m: int, k: int,
+               shape: tuple[int, ...]) -> DArray:
+    """:func:`matvec` in the split or the vector kernels (arguments as :func:`_matvec_cpu`'s)."""
+    place, dt = cast(CLPlace, data.place), data.dtype
     nnz = data.shape[0]
     if not nnz or not k or not m:
         return zeros(shape, dtype=dt, device=place)
@@ -102,9 +117,17 @@ def matvec(indptr: DArray, indices: DArray, data: DArray, x: DArray | None, stat
 
 def row_index(indptr: DArray, nnz: int) -> DArray:
     """The row of every nonzero of a CSR matrix (indptr's dtype): CSR -> COO."""
-    place, m = indptr.place, indptr.shape[0] - 1
-    if isinstance(place, CPUPlace):
-        return from_numpy(_rows_host(_host(indptr)), place)
+    return D.implementation("sparse.row_index", indptr.place)(indptr, nnz)
+
+
+@D.register("sparse.row_index", "cpu")
+def _row_index_cpu(indptr: DArray, nnz: int) -> DArray:
+    return from_numpy(_rows_host(_host(indptr)), indptr.place)
+
+
+@D.register("sparse.row_index", "cl")
+def _row_index_cl(indptr: DArray, nnz: int) -> DArray:
+    place, m = cast(CLPlace, indptr.place), indptr.shape[0] - 1
     rows = empty((nnz,), indptr.dtype, place)
     if nnz:
         launch("row_index", place, "sparse.cl", _options(_dt.float32, indptr.dtype), m,
@@ -114,9 +137,17 @@ def row_index(indptr: DArray, nnz: int) -> DArray:
 
 def row_starts(rows: DArray, m: int) -> DArray:
     """indptr (m + 1 entries, rows' dtype) of the sorted row indices ``rows``."""
-    place = rows.place
-    if isinstance(place, CPUPlace):
-        return from_numpy(np.searchsorted(_host(rows), np.arange(m + 1)).astype(rows.dtype), place)
+    return D.implementation("sparse.row_starts", rows.place)(rows, m)
+
+
+@D.register("sparse.row_starts", "cpu")
+def _row_starts_cpu(rows: DArray, m: int) -> DArray:
+    return from_numpy(np.searchsorted(_host(rows), np.arange(m + 1)).astype(rows.dtype), rows.place)
+
+
+@D.register("sparse.row_starts", "cl")
+def _row_starts_cl(rows: DArray, m: int) -> DArray:
+    place = cast(CLPlace, rows.place)
     if not rows.shape[0]:
         return zeros((m + 1,), dtype=rows.dtype, device=place)
     indptr = empty((m + 1,), rows.dtype, place)
@@ -127,15 +158,24 @@ def row_starts(rows: DArray, m: int) -> DArray:
 
 def to_dense(indptr: DArray, indices: DArray, data: DArray, shape: tuple[int, int]) -> DArray:
     """The dense (C order) matrix of CSR arrays; duplicates add up."""
-    place = data.place
-    out = zeros(shape, dtype=data.dtype, device=place)
-    if isinstance(place, CPUPlace):
-        np.add.at(_host(out), (_rows_host(_host(indptr)), _host(indices)), _host(data))
-    elif data.shape[0]:
-        launch("csr_dense", place, "sparse.cl", _options(data.dtype, indices.dtype), shape[0],
-               [*ref(indptr), *ref(indices), *ref(data), *ref(out), np.int64(shape[1])],
-               reads=_allocs(indptr, indices, data), writes=_allocs(out))
+    out = zeros(shape, dtype=data.dtype, device=data.place)
+    D.implementation("sparse.to_dense", data.place)(indptr, indices, data, out)
     return out
+
+
+@D.register("sparse.to_dense", "cpu")
+def _to_dense_cpu(indptr: DArray, indices: DArray, data: DArray, out: DArray) -> None:
+    """Add the CSR arrays' entries into the zeros ``out``, through NumPy."""
+    np.add.at(_host(out), (_rows_host(_host(indptr)), _host(indices)), _host(data))
+
+
+@D.register("sparse.to_dense", "cl")
+def _to_dense_cl(indptr: DArray, indices: DArray, data: DArray, out: DArray) -> None:
+    """Add the CSR arrays' entries into the zeros ``out``, one work-item per row."""
+    if data.shape[0]:
+        launch("csr_dense", cast(CLPlace, data.place), "sparse.cl", _options(data.dtype, indices.dtype), out.shape[0],
+               [*ref(indptr), *ref(indices), *ref(data), *ref(out), np.int64(out.shape[1])],
+               reads=_allocs(indptr, indices, data), writes=_allocs(out))
 
 
 def expand_products(arow: DArray, acol: DArray, aval: DArray, bptr: DArray, bcol: DArray,
@@ -146,11 +186,26 @@ def expand_products(arow: DArray, acol: DArray, aval: DArray, bptr: DArray, bcol
     counts = (bptr[1:] - bptr[:-1])[acol] if acol.shape[0] else empty((0,), bptr.dtype, place)
     offs = cumulative_sum(counts.astype(_dt.int64), include_initial=True)
     total = int(offs[-1])
-    if isinstance(place, CPUPlace):
-        a, rep = _host(acol), np.repeat(np.arange(acol.shape[0]), _host(counts))
-        t = _host(bptr)[a][rep] + np.arange(total) - _host(offs)[rep]
-        return tuple(from_numpy(v, place) for v in (_host(arow)[rep], _host(bcol)[t],
-                                                     _host(aval)[rep] * _host(bval)[t]))  # type: ignore[return-value]
+    return D.implementation("sparse.expand_products", place)(arow, acol, aval, bptr, bcol, bval, counts, offs, total)
+
+
+@D.register("sparse.expand_products", "cpu")
+def _expand_products_cpu(arow: DArray, acol: DArray, aval: DArray, bptr: DArray, bcol: DArray, bval: DArray,
+                         counts: DArray, offs: DArray, total: int) -> tuple[DArray, DArray, DArray]:
+    """:func:`expand_products` through NumPy (``counts``: B's row length per entry of A, ``offs``
+    their scan with a leading 0, ``total`` their sum)."""
+    place = aval.place
+    a, rep = _host(acol), np.repeat(np.arange(acol.shape[0]), _host(counts))
+    t = _host(bptr)[a][rep] + np.arange(total) - _host(offs)[rep]
+    return tuple(from_numpy(v, place) for v in (_host(arow)[rep], _host(bcol)[t],
+                                                 _host(aval)[rep] * _host(bval)[t]))  # type: ignore[return-value]
+
+
+@D.register("sparse.expand_products", "cl")
+def _expand_products_cl(arow: DArray, acol: DArray, aval: DArray, bptr: DArray, bcol: DArray, bval: DArray,
+                        counts: DArray, offs: DArray, total: int) -> tuple[DArray, DArray, DArray]:
+    """:func:`expand_products` in one launch (arguments as :func:`_expand_products_cpu`'s)."""
+    place = cast(CLPlace, aval.place)
     out = (empty((total,), arow.dtype, place), empty((total,), arow.dtype, place), empty((total,), aval.dtype, place))
     if total:
         launch("spgemm_expand", place, "sparse.cl", _options(aval.dtype, arow.dtype), arow.shape[0],
@@ -162,9 +217,17 @@ def expand_products(arow: DArray, acol: DArray, aval: DArray, bptr: DArray, bcol
 
 def sort_keys(key: DArray) -> tuple[DArray, DArray]:
     """(sorted keys, int64 positions that sort them), stable: darray's radix sort on OpenCL."""
-    if isinstance(key.place, CPUPlace):
-        order = np.argsort(_host(key), kind="stable")
-        return from_numpy(_host(key)[order], key.place), from_numpy(order.astype(np.int64), key.place)
+    return D.implementation("sparse.sort_keys", key.place)(key)
+
+
+@D.register("sparse.sort_keys", "cpu")
+def _sort_keys_cpu(key: DArray) -> tuple[DArray, DArray]:
+    order = np.argsort(_host(key), kind="stable")
+    return from_numpy(_host(key)[order], key.place), from_numpy(order.astype(np.int64), key.place)
+
+
+@D.register("sparse.sort_keys", "cl")
+def _sort_keys_cl(key: DArray) -> tuple[DArray, DArray]:
     ordered, order = sort_rows(key.reshape(1, key.shape[0]), arg=True)
     return ordered.reshape(-1), order.reshape(-1).astype(_dt.int64, copy=False)
 
