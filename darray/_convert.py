@@ -12,8 +12,9 @@ from ._array import DArray
 from .alloc import HostAllocation, allocate
 from .dim import Dim, broadcast_shapes, check_nbytes
 from .lazy import execute, graph
+from .ops._registry import implementation, register
 from .ops._table import expr
-from .place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
+from .place import CLPlace, Place, PlaceLike, parse, runtime
 
 
 def check_dtype(dtype: np.dtype, place: Place, op: str) -> None:
@@ -37,10 +38,18 @@ def from_numpy(host: np.ndarray, place: Place) -> DArray:
     dtype = _dt.as_dtype(host.dtype, "asarray")
     dim = Dim.contiguous(host.shape)
     check_dtype(dtype, place, "asarray")
-    if isinstance(place, CPUPlace):
-        out = DArray(HostAllocation(host.nbytes), dim, dtype, place)
-        out._host_view()[...] = host
-        return out
+    return implementation("convert.from_numpy", place)(host, dim, dtype, place)
+
+
+@register("convert.from_numpy", "cpu")
+def _from_numpy_cpu(host: np.ndarray, dim: Dim, dtype: np.dtype, place: Place) -> DArray:
+    out = DArray(HostAllocation(host.nbytes), dim, dtype, place)
+    out._host_view()[...] = host
+    return out
+
+
+@register("convert.from_numpy", "cl")
+def _from_numpy_cl(host: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray:
     return DArray(_transfer.upload(host, place), dim, dtype, place)
 
 
@@ -63,11 +72,19 @@ def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
     """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``_transfer.check_out``)."""
     if out is not None:
         _transfer.check_out(x.shape, x._dtype, out)
-    if isinstance(x._place, CPUPlace):
-        if out is None:
-            return np.array(x._host_view(), copy=True)
-        _transfer.host_copy(out, x._host_view())
-        return out
+    return implementation("convert.to_numpy", x._place)(x, out)
+
+
+@register("convert.to_numpy", "cpu")
+def _to_numpy_cpu(x: DArray, out: np.ndarray | None) -> np.ndarray:
+    if out is None:
+        return np.array(x._host_view(), copy=True)
+    _transfer.host_copy(out, x._host_view())
+    return out
+
+
+@register("convert.to_numpy", "cl")
+def _to_numpy_cl(x: DArray, out: np.ndarray | None) -> np.ndarray:
     host = _transfer.download(x._data(), x._dim, x._dtype, x._place, out)
     if host is None:  # sparse strided view: gather on the device, then read
         host = to_numpy(astype(x, x._dtype, copy=True), out)
@@ -85,8 +102,16 @@ def astype(x: DArray, dtype: np.dtype, *, copy: bool) -> DArray:
     if not copy and dtype == x._dtype:
         return x
     check_dtype(dtype, x._place, "astype")
-    if isinstance(x._place, CPUPlace):
-        return from_numpy(x._host_view().astype(dtype), x._place)
+    return implementation("convert.astype", x._place)(x, dtype)
+
+
+@register("convert.astype", "cpu")
+def _astype_cpu(x: DArray, dtype: np.dtype) -> DArray:
+    return from_numpy(x._host_view().astype(dtype), x._place)
+
+
+@register("convert.astype", "cl")
+def _astype_cl(x: DArray, dtype: np.dtype) -> DArray:
     out = empty(x.shape, dtype, x._place)
     return run_into(input_term(x), out, "astype" if dtype != x._dtype else "copy")
 
@@ -122,12 +147,18 @@ def assign(x: DArray, dim: Dim, value: Any) -> None:
     """``x[key] = value`` where ``dim`` is the view ``key`` selects (NumPy casting and broadcasting)."""
     if isinstance(value, DArray) and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
-    if isinstance(x._place, CPUPlace):
-        view = DArray(x._data(), dim, x._dtype, x._place)._host_view()
-        view[...] = value.get() if isinstance(value, DArray) else value
-        return
     target = DArray(x._data(), dim, x._dtype, x._place)
-    write(target, _value_term(value, x._dtype, dim.shape, x._place, target))
+    implementation("convert.assign", x._place)(target, value)
+
+
+@register("convert.assign", "cpu")
+def _assign_cpu(target: DArray, value: Any) -> None:
+    target._host_view()[...] = to_numpy(value) if isinstance(value, DArray) else value
+
+
+@register("convert.assign", "cl")
+def _assign_cl(target: DArray, value: Any) -> None:
+    write(target, _value_term(value, target._dtype, target.shape, target._place, target))
 
 
 def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
@@ -147,9 +178,16 @@ def write(target: DArray, value: Any) -> None:
 
     Pending graphs that read ``target`` run first, so they keep seeing the old values.
     """
-    if isinstance(target._place, CPUPlace):
-        target._host_view()[...] = value
-        return
+    implementation("convert.write", target._place)(target, value)
+
+
+@register("convert.write", "cpu")
+def _write_cpu(target: DArray, value: Any) -> None:
+    target._host_view()[...] = value
+
+
+@register("convert.write", "cl")
+def _write_cl(target: DArray, value: graph.Term) -> None:
     alloc = target._data()
     lazy.before_write(alloc)
     if _reads_overlapping(value, target):
@@ -170,9 +208,17 @@ def adopt(kind: type, convert: Callable[[Any, PlaceLike, bool | None], DArray]) 
 
 def host_view(x: DArray) -> np.ndarray | None:
     """A NumPy view of ``x``'s memory where NumPy can address it in place (the ``cpu`` place), else None."""
-    if isinstance(x._place, CPUPlace):
-        x._data()
-        return x._host_view()
+    return implementation("convert.host_view", x._place)(x)
+
+
+@register("convert.host_view", "cpu")
+def _host_view_cpu(x: DArray) -> np.ndarray:
+    x._data()
+    return x._host_view()
+
+
+@register("convert.host_view", "cl")
+def _host_view_cl(x: DArray) -> None:
     return None
 
 

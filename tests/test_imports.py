@@ -20,7 +20,7 @@ import darray.benchmarks
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
 ROOTS = {"darray": Path(darray.__file__).parent, "darray.benchmarks": Path(darray.benchmarks.__file__).parent}
 LOOP_REASON = "# import loop:"
-REGISTRY = "darray.ops._dispatch"
+REGISTRY = "darray.ops._registry"
 
 
 def _modules() -> dict[str, Path]:

@@ -33,17 +33,10 @@ def _record_cl(place: CLPlace) -> Any:
 def _rebuild(host: np.ndarray, kind: Any) -> DArray:
     """Unpickle: ``host`` onto the place ``kind`` names when this process has it and it passes its
     probe, else onto the default place."""
-    place_kind = "cpu" if kind == "cpu" else "cl"  # every other record is an OpenCL device's (platform, name)
-    return from_numpy(host, D.kind_implementation("pickle.place", place_kind)(kind))
+    return from_numpy(host, parse(kind) if isinstance(kind, str) else _device(kind))
 
 
-@D.register("pickle.place", "cpu")
-def _place_cpu(kind: str) -> Place:
-    return parse("cpu")
-
-
-@D.register("pickle.place", "cl")
-def _place_cl(kind: Any) -> Place:
+def _device(kind: Any) -> Place:
     """The first device with the recorded (platform, name) that passes its probe, else the default place."""
     for info in devices():
         if (info.platform, info.name) == tuple(kind) and probe(info.index).ok:

@@ -1,14 +1,9 @@
 """The one dispatch path: places, dtypes, broadcasting, then the implementation registered
-for (op, place kind).
-
-Every op family (the ops here, and sparse, random, fft and interop above them) registers one
-implementation per place kind (``"cpu"``: NumPy on host memory, ``"cl"``: OpenCL) with
-:func:`register` and looks it up with :func:`implementation` instead of branching on the kind
-of a place. The public function checks its arguments first, so an implementation only computes.
+for (op, place kind) in the one registry (``ops._registry``, re-exported here: ``register``,
+``implementation``).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,35 +13,9 @@ from .._array import DArray
 from .._convert import from_numpy
 from ..dim import broadcast_shapes
 from ..place import CLPlace, Place, current, runtime
+from ._registry import implementation, register
 
-_impls: dict[tuple[str, str], Callable[..., Any]] = {}
 PY_SCALARS = (bool, int, float, complex)
-
-
-def register(name: str, kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: the implementation of op ``name`` on places of ``kind`` ('cl' or 'cpu')."""
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        _impls[(name, kind)] = fn
-        return fn
-    return deco
-
-
-def implementation(name: str, place: Place) -> Callable[..., Any]:
-    """The implementation of op ``name`` registered for ``place``'s kind (NotImplementedError naming
-    both when there is none)."""
-    fn = _impls.get((name, place.kind))
-    if fn is None:
-        raise NotImplementedError(f"darray {name}: no implementation for place {place}")
-    return fn
-
-
-def kind_implementation(name: str, kind: str) -> Callable[..., Any]:
-    """The implementation of op ``name`` registered for place kind ``kind`` (for code that has a
-    kind but no place yet, such as unpickling); NotImplementedError naming both when there is none."""
-    fn = _impls.get((name, kind))
-    if fn is None:
-        raise NotImplementedError(f"darray {name}: no implementation for places of kind {kind!r}")
-    return fn
 
 
 def operands(name: str, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Place]:
@@ -106,5 +75,5 @@ def scalar_value(name: str, value: Any, dtype: np.dtype) -> Any:
         raise OverflowError(f"darray {name}: {err}") from None
 
 
-__all__ = ["register", "implementation", "kind_implementation", "operands", "shape_of", "device_dtype",
+__all__ = ["register", "implementation", "operands", "shape_of", "device_dtype",
            "scalar_value"]
