@@ -98,12 +98,13 @@ def total(run: Run) -> None:
     side = run.pick(4096, 1024)
     m = x.reshape(-1)[: side * side].reshape(side, side)
     for axis in (0, 1):
-        dev = device_seconds(lambda: m.sum(axis=axis).eval(), repeat=run.pick(5, 3))
+        dev = device_seconds(lambda axis=axis: m.sum(axis=axis).eval(), repeat=run.pick(5, 3))
         run.ratio(f"axis{axis}_bandwidth/copy", side * side * 4 / dev / 1e9 / copy,
                   label=f"sum(axis={axis}) of {side}x{side}: bandwidth / copy", target=">= 0.7")
     hm = hx[: side * side].reshape(side, side)
     for op in ("max", "argmax"):
-        t = compare({"darray": lambda: getattr(m, op)(axis=0).get(), "numpy": lambda: getattr(hm, op)(axis=0)},
+        t = compare({"darray": lambda op=op: getattr(m, op)(axis=0).get(),
+                     "numpy": lambda op=op: getattr(hm, op)(axis=0)},
                     repeat=run.pick(5, 3), sync=["darray"])
         run.figure(f"{op}_axis0_ms", t["darray"] * 1e3, "ms", label=f"{op}(axis=0) of {side}x{side} (wall)")
         run.ratio(f"{op}_axis0_darray/numpy", t["numpy"] / t["darray"], label=f"{op}(axis=0): speed vs numpy (wall)")

@@ -134,7 +134,8 @@ def stream_overlap(run: Run) -> None:
         one.append(measure(s1, s1))
         two.append(measure(s1, s2))
     med = lambda rows, i: statistics.median(r[i] for r in rows)  # noqa: E731
-    run.figure("one_stream_ms", med(one, 0) * 1e3, "ms", label=f"2 chains x {steps} copies of {n >> 20}M float32, 1 stream")
+    run.figure("one_stream_ms", med(one, 0) * 1e3, "ms",
+               label=f"2 chains x {steps} copies of {n >> 20}M float32, 1 stream")
     run.figure("two_streams_ms", med(two, 0) * 1e3, "ms", label="the same on 2 streams")
     run.figure("overlap_fraction", med(two, 1), "", label="2 streams: share of the span with both running")
     run.figure("one_stream_overlap_fraction", med(one, 1), "", label="1 stream: the same (0 by construction)")

@@ -99,6 +99,7 @@ def cg(run: Run) -> None:
     b = np.ones(host.shape[0], np.float32)
     a, bd = da.sparse.csr_matrix(host, device=run.place), da.asarray(b, device=run.place)
     t = compare({"darray": lambda: da.sparse.linalg.cg(a, bd, tol=1e-30, maxiter=100)[0],
-                 "scipy": lambda: sp.linalg.cg(host, b, rtol=1e-30, maxiter=100)}, repeat=run.pick(3, 2), sync=["darray"])
+                 "scipy": lambda: sp.linalg.cg(host, b, rtol=1e-30, maxiter=100)},
+                repeat=run.pick(3, 2), sync=["darray"])
     run.figure("darray_ms", t["darray"] * 1e3, "ms", label="100 CG iterations, darray (wall)")
     run.ratio("darray/scipy", t["scipy"] / t["darray"], label="CG: speed vs scipy (wall, same run)")

@@ -72,7 +72,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from darray import benchmarks
+    import darray.benchmarks as benchmarks
 
     if args.list:
         for c in benchmarks.registry():
@@ -92,12 +92,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--device", metavar="PLACE", default=argparse.SUPPRESS, help="the place to use: cpu, cl, cl:N (sets DARRAY_DEVICE)")
+    common.add_argument("--device", metavar="PLACE", default=argparse.SUPPRESS,
+                        help="the place to use: cpu, cl, cl:N (sets DARRAY_DEVICE)")
     parser = argparse.ArgumentParser(prog="python -m darray", parents=[common],
                                      description="darray: NumPy-compatible N-d arrays on OpenCL")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{info,demo,bench}")
     info = sub.add_parser("info", parents=[common], help="OpenCL devices, the default place, allocator stats")
-    info.add_argument("--reprobe", action="store_true", help="probe every device again instead of reading cached verdicts")
+    info.add_argument("--reprobe", action="store_true",
+                      help="probe every device again instead of reading cached verdicts")
     info.set_defaults(func=cmd_info)
     demo = sub.add_parser("demo", parents=[common], help="a showcase checked against NumPy, with timings")
     demo.add_argument("--only", nargs="*", metavar="STEP", help="run the steps whose title contains one of these")
@@ -105,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", parents=[common], help="the benchmark suite (benchmarks/)")
     bench.add_argument("--json", metavar="PATH", help="write every figure to PATH as JSON")
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
-    bench.add_argument("--only", nargs="*", metavar="NAME", help="run the cases whose family.name contains one of these")
+    bench.add_argument("--only", nargs="*", metavar="NAME",
+                       help="run the cases whose family.name contains one of these")
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
     bench.add_argument("--plot", metavar="PATH", help="draw the ratios against their targets into PATH (png/svg/pdf)")
     bench.add_argument("--compare", metavar="OLD", help="print the change of every figure against OLD (a --json file)")

@@ -18,8 +18,9 @@ or whose pinning fails, gets None from ``read_new`` and goes into pageable memor
 Buffers come back through a finalizer, which may run on any thread or inside a garbage
 collection that interrupted the pool itself: it only appends to a deque, and whoever holds
 the pool's lock next settles what came back. Staging buffers are host memory, outside the
-device allocator's pool and limit; ``da.alloc.empty_cache`` frees the kept ones too. At exit the kept buffers are unmapped before
-the scheduler drains its queues; buffers still lent out then are left to the interpreter.
+device allocator's pool and limit; ``da.alloc.empty_cache`` frees the kept ones too. At exit the
+kept buffers are unmapped before the scheduler drains its queues; buffers still lent out then are
+left to the interpreter.
 """
 from __future__ import annotations
 

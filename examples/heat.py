@@ -46,7 +46,8 @@ def main(small: bool = False, device: str | None = None) -> float:
     err = float(np.abs(got - h).max())
     assert err < 1e-3, err
     print(f"heat: {steps} steps on a {n}x{n} grid on {u.place}: {seconds * 1e3:.1f} ms "
-          f"({seconds / steps * 1e6:.0f} us/step; NumPy {numpy_seconds / steps * 1e6:.0f}), total heat {float(da.sum(u).get()):.1f}, "
+          f"({seconds / steps * 1e6:.0f} us/step; NumPy {numpy_seconds / steps * 1e6:.0f}), "
+          f"total heat {float(da.sum(u).get()):.1f}, "
           f"max |darray - numpy| = {err:.2e}")
     return err
 

@@ -45,7 +45,8 @@ def main(small: bool = False, device: str | None = None) -> float:
     err = float(np.abs(probs - want).max())
     assert probs.shape == (batch, layers[-1]) and err < 1e-5, err
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-5)
-    print(f"mlp: batch {batch} through {layers} on {dx.place}: {seconds * 1e3:.2f} ms (NumPy {numpy_seconds * 1e3:.2f} ms), "
+    print(f"mlp: batch {batch} through {layers} on {dx.place}: {seconds * 1e3:.2f} ms "
+          f"(NumPy {numpy_seconds * 1e3:.2f} ms), "
           f"max |darray - numpy| = {err:.2e}, predicted classes agree: {(probs.argmax(1) == want.argmax(1)).all()}")
     return err
 

@@ -59,7 +59,8 @@ def main(small: bool = False, device: str | None = None) -> float:
     rank_err = float(np.abs(r.get() - r_ref).max() / r_ref.max())
     assert rank_err < 1e-4, rank_err
     print(f"sparse_cg: CG on the {n}x{n} Poisson grid ({A.nnz} nonzeros) on {x.place}: {seconds * 1e3:.0f} ms "
-          f"(scipy {scipy_seconds * 1e3:.0f} ms), relative residual {residual:.1e} (scipy {ref_residual:.1e}); PageRank of {m} pages "
+          f"(scipy {scipy_seconds * 1e3:.0f} ms), relative residual {residual:.1e} (scipy {ref_residual:.1e}); "
+          f"PageRank of {m} pages "
           f"agrees with scipy to {rank_err:.1e}")
     return err
 

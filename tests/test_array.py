@@ -29,7 +29,7 @@ def test_metadata_matches_numpy(any_place):
     assert x.T.shape == (5, 4, 3) and x.T.strides == host.T.strides
     assert x.mT.shape == (3, 5, 4) and x.mT.strides == np.swapaxes(host, -1, -2).strides
     with pytest.raises(ValueError, match="2 dimensions"):
-        da.asarray([1, 2], device=any_place).mT
+        _ = da.asarray([1, 2], device=any_place).mT
 
 
 def test_len_and_iter(any_place):
@@ -101,7 +101,8 @@ def test_sparse_view_download(cl_place):
     """A view much smaller than its span is gathered on the device before the read."""
     host = np.arange(4000, dtype=np.float32).reshape(40, 100)
     x = da.asarray(host, device=cl_place)
-    for key in [(slice(None, None, 7), slice(None, None, 9)), (slice(None, None, -3), 5), (Ellipsis, slice(2, None, 50))]:
+    for key in [(slice(None, None, 7), slice(None, None, 9)), (slice(None, None, -3), 5),
+                (Ellipsis, slice(2, None, 50))]:
         assert_same(x[key], host[key])
 
 

@@ -120,7 +120,8 @@ def test_unary_special_values(cl_place, name, dtype):
         zero_sign &= ~np.isnan(want.real) & ~np.isnan(want.imag)  # Annex G: "NaN +- i0" and the like
         if name == "exp":  # Annex G: exp(-inf +- i inf) = +-0 +- i0, signs unspecified
             zero_sign &= ~(np.isneginf(z.real) & np.isinf(z.imag))
-        assert not zero_sign.any(), f"{name}: zero signs differ at {z[zero_sign]}: {got[zero_sign]} vs {want[zero_sign]}"
+        assert not zero_sign.any(), \
+            f"{name}: zero signs differ at {z[zero_sign]}: {got[zero_sign]} vs {want[zero_sign]}"
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["c64", "c128"])

@@ -129,7 +129,8 @@ def cast_source(src: np.dtype, dst: np.dtype, n: int = 64) -> np.ndarray:
     vals[:4] = [0.0, -0.0, 0.5, -2.75]
     if dst.kind in "iu":  # float -> int: NaN, inf and out-of-range values are undefined in C
         bits = dst.itemsize * 8
-        lo, hi = (0.0, 2.0 ** bits * 0.99) if dst.kind == "u" else (-(2.0 ** (bits - 1)) * 0.99, 2.0 ** (bits - 1) * 0.99)
+        half = 2.0 ** (bits - 1) * 0.99
+        lo, hi = (0.0, 2.0 ** bits * 0.99) if dst.kind == "u" else (-half, half)
         vals = np.where((vals >= lo) & (vals < hi), vals, real.type(1.25))
     elif dst.kind in "fc":
         vals[4:8] = [np.nan, np.inf, -np.inf, np.finfo(real).max]

@@ -55,7 +55,8 @@ def plan_of(roots, shape, dtype=F32):
 def chain(shape):
     """``a*b + c*d - e/2`` over five contiguous inputs of ``shape``."""
     a, b, c, d, e = (inp(shape) for _ in range(5))
-    return op("subtract", op("add", op("multiply", a, b), op("multiply", c, d)), op("divide", e, sc(2))), (a, b, c, d, e)
+    root = op("subtract", op("add", op("multiply", a, b), op("multiply", c, d)), op("divide", e, sc(2)))
+    return root, (a, b, c, d, e)
 
 
 def test_chain_spec_and_source():
@@ -734,7 +735,7 @@ def test_threads_share_pending_arrays(cl_place):
         wants = [h * 2 - 1, (h + 3).T, np.sin(h) * h]
         errors: list[BaseException] = []
 
-        def work(k: int) -> None:
+        def work(k: int, pending: list = pending, wants: list = wants, errors: list = errors) -> None:
             try:
                 for j, (p, w) in enumerate(zip(pending, wants)):
                     r = (k + j) % 4

@@ -194,7 +194,8 @@ def test_run_cases_reports_errors_and_skips_and_the_table_shows_them():
     def skipped(run):
         run.skip("not here")
 
-    cases = [harness.CaseDef("good", "t", good, needs_opencl=False), harness.CaseDef("bad", "t", bad, needs_opencl=False),
+    cases = [harness.CaseDef("good", "t", good, needs_opencl=False),
+             harness.CaseDef("bad", "t", bad, needs_opencl=False),
              harness.CaseDef("skip", "t", skipped, needs_opencl=False)]
     res = harness.run_cases(cases, quick=True, place=da.CPUPlace())
     assert res[0].met() == {"a_us": True, "x/y": False}

@@ -247,10 +247,12 @@ def test_concat_and_stack(any_place, data):
         sizes = data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k), label="sizes")
         shapes_ = [shape[:cat_axis] + (n,) + shape[cat_axis + 1:] if cat_axis is not None and -len(shape) <= cat_axis
                    < len(shape) else shape for n in sizes]
-        body: Body = lambda xp, xs: xp.concat(xs, axis=cat_axis)
+        def body(xp: Any, xs: Any) -> Any:
+            return xp.concat(xs, axis=cat_axis)
     else:
         shapes_ = [shape] * k
-        body = lambda xp, xs: xp.stack(xs, axis=ax)
+        def body(xp: Any, xs: Any) -> Any:
+            return xp.stack(xs, axis=ax)
     choices = DTYPES if isinstance(any_place, CPUPlace) else DTYPES[4:7]
     ops = [operand(data, any_place, data.draw(st.sampled_from(choices), label=f"dtype{i}"), s, f"x{i}")
            for i, s in enumerate(shapes_)]

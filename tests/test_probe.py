@@ -140,7 +140,8 @@ print(v.ok, v.cached)
     second = _python(code.format(patch=patch, i=cl_place.index), tmp_path)
     assert second.stdout.split() == ["True", "True"], second.stderr
     # --reprobe (fresh=True) runs the probe again and replaces the cached verdict
-    patch = f"_probe._run = lambda device: _probe.Verdict(False, {REASON!r})\nda.place.probe({cl_place.index}, fresh=True)"
+    patch = (f"_probe._run = lambda device: _probe.Verdict(False, {REASON!r})\n"
+             f"da.place.probe({cl_place.index}, fresh=True)")
     third = _python(code.format(patch=patch, i=cl_place.index), tmp_path)
     assert third.stdout.split() == ["False", "False"], third.stderr
     out = _python("from darray.__main__ import main\nmain(['info', '--reprobe'])", tmp_path)
@@ -162,7 +163,8 @@ def test_verdict_file_parsed_defensively(cl_place, tmp_path, monkeypatch):
     good = path.read_bytes()
     key = json.loads(good)["key"]
     for bad in (b"not json", b"\xff\xfe", b"[" * 3000, b"[]", json.dumps({"key": key, "ok": "yes", "reason": ""}),
-                json.dumps({"key": key, "ok": True, "reason": 5}), json.dumps({"key": "0" * 32, "ok": False, "reason": ""})):
+                json.dumps({"key": key, "ok": True, "reason": 5}),
+                json.dumps({"key": "0" * 32, "ok": False, "reason": ""})):
         path.write_bytes(bad.encode() if isinstance(bad, str) else bad)
         _probe._verdicts.clear()
         assert _probe.verdict(info, device) == _probe.Verdict(True), bad

@@ -254,7 +254,8 @@ def test_philox_bit_generator():
     assert bg.key == da.random.default_rng(5).key and bg.seed_seq.entropy == 5
     g = da.random.default_rng(bg)
     assert g.bit_generator is bg
-    np.testing.assert_array_equal(g.random(8, device="cpu").get(), da.random.default_rng(5).random(8, device="cpu").get())
+    np.testing.assert_array_equal(g.random(8, device="cpu").get(),
+                                  da.random.default_rng(5).random(8, device="cpu").get())
     seq = np.random.SeedSequence(11)
     assert da.random.Philox(seq).key == da.random.default_rng(seq).key
     with pytest.raises(ValueError, match="seed"):

@@ -464,7 +464,8 @@ def test_one_launch_on_cpu(monkeypatch):
         for x, axis in cases:
             xd = da.asarray(x)
             for op in ("sum", "argmax", "min", "mean"):
-                assert _launch_names(lambda: getattr(da, op)(xd, axis=axis)) == [op], (op, x.shape, axis)
+                names = _launch_names(lambda op=op, xd=xd, axis=axis: getattr(da, op)(xd, axis=axis))
+                assert names == [op], (op, x.shape, axis)
                 _same_or_raises(op, xd, x, {"rtol": 1e-5, "atol": 1e-5} if op == "mean" else None, axis=axis)
 
 

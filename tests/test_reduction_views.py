@@ -140,7 +140,8 @@ def _compare(got, want, dtype: np.dtype, x: np.ndarray, op: str, axis) -> None:
     if want.dtype.kind not in "fc" or op in ("max", "min", "any", "all", "norminf") or "arg" in op:
         np.testing.assert_array_equal(got, want)
         return
-    tol = REL[want.dtype.char] * np.nan_to_num(np.broadcast_to(_scale(op, x, want, axis), want.shape), nan=0, posinf=np.inf)
+    scale = np.broadcast_to(_scale(op, x, want, axis), want.shape)
+    tol = REL[want.dtype.char] * np.nan_to_num(scale, nan=0, posinf=np.inf)
     if op == "std":  # compare the variances: a small std has a relatively large rounding error
         got, want = got.astype(np.float64) ** 2, want.astype(np.float64) ** 2
     if want.dtype.kind == "c":  # real and imaginary parts apart

@@ -172,7 +172,8 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
                 ba.buffer, ba.offset // dtype.itemsize + bo, bd.strides[-2], bd.strides[-1], *fixed]
         gsize, lsize = (gx, gy, nb0 * nb1), (lx, ly, 1)
 
-        def enqueue(queue: cl.CommandQueue, wait_for: Any, args: list = args) -> cl.Event:
+        def enqueue(queue: cl.CommandQueue, wait_for: Any, args: list = args, gsize: tuple = gsize,
+                    lsize: tuple = lsize) -> cl.Event:
             kern.set_args(*args)
             return cl.enqueue_nd_range_kernel(queue, kern, gsize, lsize, wait_for=wait_for)
 

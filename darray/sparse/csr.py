@@ -190,7 +190,8 @@ class csr_matrix(SparseMatrix):
             try:
                 x = broadcast_to(x, self.shape)
             except ValueError:
-                raise ValueError(f"darray.sparse multiply: shape {x.shape} does not broadcast to {self.shape}") from None
+                raise ValueError(f"darray.sparse multiply: shape {x.shape} does not broadcast to "
+                                 f"{self.shape}") from None
             return coo._with_data(coo.data * x[coo.row, coo.col]) if self.nnz else coo.astype(
                 _dt.result_type(self.dtype, x.dtype))
         self._same_shape(other, "multiply")
