@@ -105,8 +105,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     name = f" ({da.place.get_device_name(place.index)})" if isinstance(place, da.CLPlace) else ""
     print(f"darray {da.__version__} demo on {place}{name}; every step checked against NumPy")
     if isinstance(place, da.CPUPlace) and not os.environ.get("DARRAY_DEVICE"):
-        failed = [(d, da.place.probe(d.index)) for d in da.place.devices()]
-        why = "; ".join(f"cl:{d.index} ({d.name}) failed darray's probe: {v.reason}" for d, v in failed if not v.ok)
+        probes = [(d, da.place.probe(d.index)) for d in da.place.devices()]
+        why = "; ".join(f"cl:{d.index} ({d.name}) failed darray's probe: {v.reason}" for d, v in probes if not v.ok)
         print(f"no usable OpenCL device ({why or 'none found'}): running on the cpu place (NumPy)")
     print(f"{'step':<24} {'':4} {'darray':>12} {'numpy':>12}  detail")
     steps = [s for s in DEMO_STEPS if not args.only or any(o in s[0] for o in args.only)]
@@ -240,13 +240,14 @@ def _demo_allocator(d: Demo) -> str:
 
     sizes = [100, 4096, 1 << 20, 5 << 20]
 
-    def churn() -> None:
-        arrays = [da.empty(s // 4, dtype="float32", device=d.place) for s in sizes]
-        del arrays
+    def churn(times: int = 1) -> None:
+        for _ in range(times):
+            arrays = [da.empty(s // 4, dtype="float32", device=d.place) for s in sizes]
+            del arrays
 
     churn()
     before = da.alloc.stats(d.place)
-    d.time_darray(lambda: [churn() for _ in range(100)], repeat=1)
+    d.time_darray(lambda: churn(100), repeat=1)
     after = da.alloc.stats(d.place)
     d.time_numpy(lambda: [[np.empty(s // 4, np.float32) for s in sizes] for _ in range(100)], repeat=1)
     new = after["device_allocations"] - before["device_allocations"]

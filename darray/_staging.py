@@ -30,6 +30,7 @@ import math
 import threading
 import weakref
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 import pyopencl as cl
@@ -51,7 +52,7 @@ class _Staging:
         self.buffer, self.host, self.nbytes, self.address = buffer, host, host.nbytes, host.ctypes.data
 
     def free(self, queue: cl.CommandQueue) -> None:
-        mapping = self.host.base
+        mapping = cast(cl.MemoryMap, self.host.base)  # a mapped array's base is its mapping
         self.host = None  # type: ignore[assignment]
         mapping.release(queue).wait()
         self.buffer.release()
@@ -76,6 +77,7 @@ class _Pool:
         with self.lock:
             self._settle()
             fits = [s for s in self.free if size <= s.nbytes <= 4 * size]
+            staging: _Staging | None
             if fits:
                 staging = min(fits, key=lambda s: s.nbytes)
                 self.free.remove(staging)
@@ -108,7 +110,8 @@ class _Pool:
             self._free_oldest()
 
     def _free_oldest(self) -> None:
-        self.free.pop(0).free(self.queue)  # type: ignore[arg-type]
+        assert self.queue is not None  # made by the _create of every buffer kept
+        self.free.pop(0).free(self.queue)
         self.freed += 1
 
     def _create(self, size: int) -> _Staging | None:
@@ -117,8 +120,9 @@ class _Pool:
             if self.queue is None:
                 self.queue = cl.CommandQueue(rt.context, rt.device)
             buffer = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR, size)
-            host, _ = cl.enqueue_map_buffer(self.queue, buffer, cl.map_flags.READ | cl.map_flags.WRITE, 0, (size,),
-                                            np.uint8, is_blocking=True)
+            rw = cl.map_flags.READ | cl.map_flags.WRITE
+            host, _ = cl.enqueue_map_buffer(self.queue, buffer, rw,  # type: ignore[arg-type]  # stub: one map_flags
+                                            0, (size,), np.dtype(np.uint8), is_blocking=True)
         except cl.Error:  # out of pinned memory: the caller reads into pageable memory
             return None
         self.created += 1

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, SupportsIndex, cast
 
 __all__ = ["MAX_RANK", "MAX_NBYTES", "Dim", "broadcast_shapes", "check_nbytes", "normalize_axis", "normalize_axes",
            "collapse"]
@@ -111,11 +111,11 @@ def _dense(shape: Any, strides: Any) -> bool:
     return True
 
 
-def _prod(shape: Sequence[int]) -> int:
+def _prod(shape: Iterable[int]) -> int:
     return math.prod(shape)
 
 
-def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
+def normalize_axis(axis: SupportsIndex, ndim: int, op: str = "") -> int:
     """Map ``axis`` in ``[-ndim, ndim)`` to ``[0, ndim)``.
 
     Raises numpy.exceptions.AxisError (a ValueError and IndexError) when out of range.
@@ -132,10 +132,11 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int, op: str = "") ->
     if axis is None:
         return tuple(range(ndim))
     if hasattr(axis, "__index__") and not _is_bool(axis):
-        return (normalize_axis(axis, ndim, op),)
-    out = tuple(normalize_axis(a, ndim, op) for a in axis)
+        return (normalize_axis(cast(SupportsIndex, axis), ndim, op),)
+    axes = cast("Sequence[int]", axis)  # else a sequence of axes (a non-iterable raises TypeError here)
+    out = tuple(normalize_axis(a, ndim, op) for a in axes)
     if len(set(out)) != len(out):
-        raise ValueError(f"{op + ': ' if op else ''}repeated axis in axes {tuple(axis)!r}")
+        raise ValueError(f"{op + ': ' if op else ''}repeated axis in axes {tuple(axes)!r}")
     return out
 
 

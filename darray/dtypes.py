@@ -10,7 +10,7 @@ they adopt the dtype of the typed operand when their kind fits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -59,7 +59,8 @@ _CTYPES: dict[np.dtype, str] = {
     float32: "float", float64: "double", complex64: "float2", complex128: "double2",
 }
 
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
+_CASTINGS = get_args(_Casting)
 
 _KINDS: dict[str, frozenset[str]] = {
     "bool": frozenset({"bool"}),
@@ -201,7 +202,7 @@ def can_cast(from_: Any, to: Any, /, *, casting: str = "safe") -> bool:
     if casting not in _CASTINGS:
         raise ValueError(f"darray can_cast: casting must be one of {_CASTINGS}, got {casting!r}")
     src = getattr(from_, "dtype", from_) if not isinstance(from_, (np.dtype, type, str)) else from_
-    return bool(np.can_cast(as_dtype(src, "can_cast"), as_dtype(to, "can_cast"), casting=casting))
+    return bool(np.can_cast(as_dtype(src, "can_cast"), as_dtype(to, "can_cast"), casting=cast("_Casting", casting)))
 
 
 @dataclass(frozen=True)

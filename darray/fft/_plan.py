@@ -20,7 +20,7 @@ import math
 import threading
 import time
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -190,5 +190,5 @@ def run(plan: Plan, src: DArray, dst: DArray, *, inverse: bool, name: str, clobb
         (app.ifft if inverse else app.fft)(Operand(src), Operand(dst), queue=queue)
 
     writes = [dst._data()] + [src._data()] * clobbers + [plan.token] * (plan.token is not None)
-    sched.launch_call(name, call, place=src.place, reads=[src._data()], writes=writes,
+    sched.launch_call(name, call, place=cast(CLPlace, src.place), reads=[src._data()], writes=writes,
                       nbytes=src.nbytes + dst.nbytes)

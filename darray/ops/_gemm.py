@@ -16,7 +16,7 @@ import itertools
 import os
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
@@ -132,7 +132,7 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
     """``out[...] = a @ b`` with the GEMM kernel. ``a`` is ``(..., M, K)`` and ``b`` ``(..., K, N)``
     (any views; their batch dims broadcast to ``out``'s), ``out`` a fresh contiguous
     ``batch + (M, N)`` array; all of ``out``'s dtype, M, N, K > 0."""
-    place = out.place
+    place = cast(CLPlace, out.place)  # the kernel path of an OpenCL matmul
     dtype = out.dtype
     *batch, m, n = out.shape
     k = a.shape[-1]

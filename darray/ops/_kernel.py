@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import numpy as np
 import pyopencl as cl
@@ -22,6 +22,15 @@ from .. import sched
 from .._array import DArray
 from ..lazy import execute
 from ..place import CLPlace, runtime
+
+_BYTES = np.dtype(np.uint8)  # the dtype of a mapped buffer's bytes
+
+
+class _Access(TypedDict, total=False):
+    """The ``reads=`` or ``writes=`` of a launch."""
+
+    reads: list[Any]
+    writes: list[Any]
 
 
 @cache
@@ -83,7 +92,7 @@ class Mapped:
 
         def enqueue(queue: cl.CommandQueue, wait_for: Any) -> cl.Event:
             ary, ev = cl.enqueue_map_buffer(queue, self.alloc.buffer, flags, self.alloc.offset + self.lo,
-                                            (self.nbytes,), np.uint8, wait_for=wait_for, is_blocking=False)
+                                            (self.nbytes,), _BYTES, wait_for=wait_for, is_blocking=False)
             self.array = ary
             return ev
 
@@ -97,10 +106,11 @@ class Mapped:
     def unmap(self, place: CLPlace) -> None:
         ary, self.array = self.array, None
         if ary is not None:
-            sched.launch("unmap", lambda queue, wait_for: ary.base.release(queue, wait_for=wait_for),
+            mapping = cast(cl.MemoryMap, ary.base)  # a mapped array's base is its mapping
+            sched.launch("unmap", lambda queue, wait_for: mapping.release(queue, wait_for=wait_for),
                          place=place, **self._rw())
 
-    def _rw(self) -> dict[str, list]:
+    def _rw(self) -> _Access:
         return {"writes": [self.alloc]} if self.write else {"reads": [self.alloc]}
 
 
@@ -113,7 +123,7 @@ def host_memory(place: CLPlace) -> bool:
 def on_host(name: str, reads: Sequence[DArray], writes: Sequence[DArray], fn: Callable[..., None]) -> None:
     """``fn(*read_views, *write_views)`` on NumPy views of the mapped arrays (none empty; the
     written ones fresh, their old contents are not kept)."""
-    place = writes[0].place
+    place = cast(CLPlace, writes[0].place)  # the host form of an OpenCL op
     maps = [Mapped(x, False) for x in reads] + [Mapped(x, True) for x in writes]
     try:
         for mp in maps:

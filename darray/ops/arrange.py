@@ -249,7 +249,7 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
     assign(p.out, p.out._dim.getitem(p.center), x)
     values = _pairs(constant_values, x.ndim, "constant_values").tolist() if mode == "constant" else None
     for axis, (n, (before, after)) in enumerate(zip(x.shape, widths)):
-        if mode == "constant":  # Python scalars: cast (or OverflowError) as NumPy's setitem does
+        if values is not None:  # mode 'constant'; Python scalars: cast (or OverflowError) as NumPy's setitem does
             p.put(axis, slice(0, before), values[axis][0])
             p.put(axis, slice(before + n, None), values[axis][1])
         elif mode == "edge" or n == 1:

@@ -9,7 +9,7 @@ floating dtype of the place, as NumPy's in float64.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -108,14 +108,14 @@ def inv(x: ArrayLike, /) -> DArray:
 def matrix_rank(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
     """Number of singular values above ``rtol * largest`` (default ``max(M, N) * eps``).
     See also: numpy.linalg.matrix_rank."""
-    rt = rtol.get() if isinstance(rtol, DArray) else rtol
+    rt: Any = rtol.get() if isinstance(rtol, DArray) else rtol  # as given: NumPy checks it
     return _lapack("matrix_rank", lambda a: np.linalg.matrix_rank(a, rtol=rt), x, square=False)
 
 
 @_on_host
 def pinv(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
     """Moore-Penrose pseudo-inverse. See also: numpy.linalg.pinv."""
-    rt = rtol.get() if isinstance(rtol, DArray) else rtol
+    rt: Any = rtol.get() if isinstance(rtol, DArray) else rtol  # as given: NumPy checks it
     return _lapack("pinv", lambda a: np.linalg.pinv(a, rtol=rt), x, square=False)
 
 
@@ -124,7 +124,8 @@ def qr(x: ArrayLike, /, *, mode: str = "reduced") -> QRResult:
     """QR factorisation, ``mode`` 'reduced' or 'complete'. See also: numpy.linalg.qr."""
     if mode not in ("reduced", "complete"):
         raise ValueError(f"darray qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    return QRResult(*_lapack("qr", lambda a: tuple(np.linalg.qr(a, mode=mode)), x, square=False))
+    how = cast('Literal["reduced", "complete"]', mode)  # checked above
+    return QRResult(*_lapack("qr", lambda a: tuple(np.linalg.qr(a, mode=how)), x, square=False))
 
 
 @_on_host

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
@@ -83,7 +84,7 @@ def _matrix(x: DArray, dim: Dim) -> DArray:
 @D.register("matmul", "cl")
 def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mkn: tuple[int, int, int],
                shape: tuple[int, ...]) -> DArray:
-    place: CLPlace = a.place
+    place = cast(CLPlace, a.place)
     dtype = D.device_dtype(dtype, place)
     m, k, n = mkn
     full = batch + (m, n)
@@ -271,7 +272,8 @@ def _singular(x: DArray, ord: Any, keepdims: bool) -> DArray:
     """2, -2 and 'nuc' norms from singular values computed by NumPy on the host."""
     host = x.get()
     s = np.linalg.svd(host, compute_uv=False) if host.size else np.zeros(host.shape[:-2] + (0,), host.dtype)
-    fn = {2: np.max, -2: np.min, "nuc": np.sum}[ord]
+    reducers: dict[Any, Callable[..., Any]] = {2: np.max, -2: np.min, "nuc": np.sum}
+    fn = reducers[ord]
     res = np.asarray(fn(s, axis=-1)).astype(_dt.real_dtype(x.dtype))
     if keepdims:
         res = res[..., None, None]

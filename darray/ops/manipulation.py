@@ -86,7 +86,9 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
     if copy is False:
         raise ValueError(f"cannot reshape {x.shape} into {shape} without copying (copy=False)")
     flat = astype(x, x._dtype, copy=True)
-    return flat._view(flat._dim.reshape(shape))
+    dim = flat._dim.reshape(shape)
+    assert dim is not None  # a C-contiguous array reshapes without a copy
+    return flat._view(dim)
 
 
 @named
@@ -230,8 +232,13 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
         ends = list(accumulate(x.size for x in xs))
-        return _join(xs, place, (ends[-1],),
-                     lambda d, k: d.getitem(slice(ends[k] - xs[k].size, ends[k])).reshape(xs[k].shape))
+
+        def target(d: Dim, k: int) -> Dim:
+            run = d.getitem(slice(ends[k] - xs[k].size, ends[k])).reshape(xs[k].shape)
+            assert run is not None  # a run of the contiguous 1-D result reshapes without a copy
+            return run
+
+        return _join(xs, place, (ends[-1],), target)
     first = xs[0]
     if first.ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")

@@ -14,7 +14,7 @@ module builds the other's matrices.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from ..place import Place, PlaceLike, parse
 INDEX32 = 2**31 - 1  # the largest index (and nnz) an int32 index array serves; tests lower it
 DTYPES = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
 FORMATS: dict[str, Any] = {}
+_M = TypeVar("_M", bound="SparseMatrix")
 
 
 def index_dtype(*bounds: int) -> np.dtype:
@@ -45,7 +46,7 @@ def check_shape(shape: Any, op: str) -> tuple[int, int]:
         raise ValueError(f"darray.sparse {op}: shape must be two integers, got {shape!r}") from None
     if len(dims) != 2 or min(dims) < 0:
         raise ValueError(f"darray.sparse {op}: shape must be two non-negative integers, got {shape!r}")
-    return dims  # type: ignore[return-value]
+    return dims
 
 
 def value_dtype(dtype: Any, place: Place, op: str) -> np.dtype:
@@ -154,7 +155,18 @@ class SparseMatrix:
     format: str = ""
     ndim = 2
     data: DArray
+    has_canonical_format: bool  # sorted, no duplicates
     _shape: tuple[int, int]
+
+    if TYPE_CHECKING:  # the _DATA_OPS methods, which __init_subclass__ sets on every format
+        def __neg__(self: _M) -> _M: ...
+        def __abs__(self: _M) -> _M: ...
+        def conj(self: _M) -> _M: ...
+        def power(self: _M, k: Any) -> _M: ...
+        def astype(self: _M, dtype: Any) -> _M: ...
+        def __mul__(self: _M, scalar: Any) -> _M: ...
+        def __rmul__(self: _M, scalar: Any) -> _M: ...
+        def __truediv__(self: _M, scalar: Any) -> _M: ...
 
     def __init__(self, arg: Any, shape: Any = None, dtype: Any = None, *, device: PlaceLike = None,
                  copy: bool = False) -> None:
@@ -205,7 +217,7 @@ class SparseMatrix:
                 f"{self.nnz} stored elements on {self.place}>")
 
     # implemented by the formats
-    def _with_data(self, data: DArray) -> SparseMatrix:
+    def _with_data(self: _M, data: DArray) -> _M:
         raise NotImplementedError
 
     def _to(self, place: Place) -> SparseMatrix:
@@ -238,7 +250,7 @@ class SparseMatrix:
     def sum_duplicates(self) -> None:
         raise NotImplementedError
 
-    def copy(self) -> SparseMatrix:
+    def copy(self: _M) -> _M:
         return self._with_data(astype(self.data, self.dtype, copy=True))
 
     def __matmul__(self, other: Any) -> Any:

@@ -70,6 +70,8 @@ class coo_matrix(SparseMatrix):
     """
 
     format = "coo"
+    row: DArray
+    col: DArray
 
     @classmethod
     def _from_tuple(cls, arg: tuple, shape: Any, device: PlaceLike, op: str) -> coo_matrix:

@@ -22,17 +22,17 @@ from ..ops.manipulation import broadcast_to, concat
 from ..place import Place, PlaceLike
 from . import _ops
 from ._base import FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, value_dtype
-from .coo import compress, sort_triplets
+from .coo import compress, coo_matrix, sort_triplets
 
 __all__ = ["csr_matrix"]
 
 
-def _pair(a: SparseMatrix, b: SparseMatrix, op: str) -> tuple[np.dtype, np.dtype]:
+def _pair(a: csr_matrix | coo_matrix, b: csr_matrix | coo_matrix, op: str) -> tuple[np.dtype, np.dtype]:
     """(value dtype, index dtype) two matrices compute in; ValueError when their places differ."""
     if a.place != b.place:
         raise ValueError(f"darray.sparse {op}: the matrices are on {a.place} and {b.place}; use .to()")
     dt = value_dtype(_dt.result_type(a.dtype, b.dtype), a.place, op)
-    wide = _dt.int64 in ((m.indices if m.format == "csr" else m.row).dtype for m in (a, b))
+    wide = _dt.int64 in ((m.indices if isinstance(m, csr_matrix) else m.row).dtype for m in (a, b))
     return dt, _dt.int64 if wide else _dt.int32
 
 
@@ -54,6 +54,10 @@ class csr_matrix(SparseMatrix):
     """
 
     format = "csr"
+    indices: DArray
+    indptr: DArray
+    has_sorted_indices: bool
+    _stats: tuple[float, int] | None  # _ops.row_stats, computed on the first product
 
     @classmethod
     def _from_tuple(cls, arg: tuple, shape: Any, device: PlaceLike, op: str) -> SparseMatrix:
