@@ -26,7 +26,9 @@ def _key(key, place, as_darray: bool):
     """The key with its arrays as DArrays on ``place`` (lists and NumPy arrays otherwise kept)."""
     if not as_darray:
         return key
-    conv = (lambda p: da.asarray(p, device=place) if isinstance(p, np.ndarray) and p.ndim else p)
+    def conv(p):
+        return da.asarray(p, device=place) if isinstance(p, np.ndarray) and p.ndim else p
+
     return tuple(conv(p) for p in key) if isinstance(key, tuple) else conv(key)
 
 
