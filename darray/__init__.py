@@ -54,7 +54,7 @@ from .ops.creation import (
     zeros_like,
 )
 from .ops.elementwise import *  # noqa: F403
-from .ops.elementwise import __all__ as _elementwise_all
+from .ops.elementwise import __all__ as _elementwise_all  # type: ignore[attr-defined]  # built at import from the table
 from .ops.indexing import *  # noqa: F403
 from .ops.indexing import __all__ as _indexing_all
 from .ops.linalg import *  # noqa: F403

@@ -85,7 +85,7 @@ class DArray:
         __imatmul__ = __and__ = __rand__ = __iand__ = __or__ = __ror__ = __ior__ = __xor__ = __rxor__ = _binary
         __ixor__ = __lshift__ = __rlshift__ = __ilshift__ = __rshift__ = __rrshift__ = __irshift__ = _binary
         __lt__ = __le__ = __gt__ = __ge__ = _binary
-        __eq__ = __ne__ = _binary  # type: ignore[assignment]
+        __eq__ = __ne__ = _binary  # type: ignore[assignment]  # elementwise, an array (not object's bool)
 
         def _unary(self) -> DArray: ...
         __neg__ = __pos__ = __abs__ = __invert__ = _unary

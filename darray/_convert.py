@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -60,11 +60,12 @@ def input_term(x: DArray) -> graph.Input:
 
 def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray:
     """Compute one elementwise term into the (OpenCL) view ``out`` now."""
+    place = cast(CLPlace, out._place)
     target = graph.Input(out._data(), out._dim, out._dtype)
-    if not execute.run([root], [target], out._place, expr, name):
+    if not execute.run([root], [target], place, expr, name):
         # over the device's kernel-argument budget: the graph runs on its own first (in parts)
-        value = DArray(None, Dim.trusted(root.shape), root.dtype, out._place, root)
-        execute.run([input_term(value)], [target], out._place, expr, name)
+        value = DArray(None, Dim.trusted(root.shape), root.dtype, place, root)
+        execute.run([input_term(value)], [target], place, expr, name)
     return out
 
 
@@ -85,7 +86,7 @@ def _to_numpy_cpu(x: DArray, out: np.ndarray | None) -> np.ndarray:
 
 @register("convert.to_numpy", "cl")
 def _to_numpy_cl(x: DArray, out: np.ndarray | None) -> np.ndarray:
-    host = _transfer.download(x._data(), x._dim, x._dtype, x._place, out)
+    host = _transfer.download(x._data(), x._dim, x._dtype, cast(CLPlace, x._place), out)
     if host is None:  # sparse strided view: gather on the device, then read
         host = to_numpy(astype(x, x._dtype, copy=True), out)
     return host
@@ -158,7 +159,7 @@ def _assign_cpu(target: DArray, value: Any) -> None:
 
 @register("convert.assign", "cl")
 def _assign_cl(target: DArray, value: Any) -> None:
-    write(target, _value_term(value, target._dtype, target.shape, target._place, target))
+    write(target, _value_term(value, target._dtype, target.shape, cast(CLPlace, target._place), target))
 
 
 def _reads_overlapping(term: graph.Term, target: DArray) -> bool:

@@ -37,6 +37,8 @@ when the array and its views are gone. ``x.get(out=dst)`` reads into ``dst`` as 
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 import pyopencl as cl
@@ -49,6 +51,7 @@ from .place import CLPlace, runtime
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
 HOST_COPIES = True       # host copies on host-backed devices (tests turn it off to run the command paths)
 PAGE = 4096
+_BYTES = np.dtype(np.uint8)
 
 
 def host_copy(dst: np.ndarray, src: np.ndarray) -> None:
@@ -85,26 +88,31 @@ class _Mapped:
         self.host: np.ndarray | None = None
 
     def __enter__(self) -> np.ndarray:
-        alloc = self.alloc
+        alloc, buffer = self.alloc, self.alloc.buffer
+        assert buffer is not None  # a mapped span is never empty
 
         def enqueue(q: cl.CommandQueue, wf: list[cl.Event] | None) -> cl.Event:
-            self.host, ev = cl.enqueue_map_buffer(q, alloc.buffer, cl.map_flags.READ, alloc.offset + self.start,
-                                                  (self.nbytes,), np.uint8, wait_for=wf, is_blocking=False)
+            mapped = cl.enqueue_map_buffer(q, buffer, cl.map_flags.READ, alloc.offset + self.start, (self.nbytes,),
+                                           _BYTES, wait_for=wf, is_blocking=False)
+            # pyopencl's stub says it returns the array; it returns (array, event)
+            self.host, ev = cast("tuple[np.ndarray, cl.Event]", mapped)
             return ev
 
         entry = sched.launch("device_to_host", enqueue, place=self.place, reads=[alloc], stream=self.stream,
                              nbytes=self.nbytes)
         sched.wait(entry, "device_to_host")
-        return self.host  # type: ignore[return-value]
+        assert self.host is not None  # set by enqueue
+        return self.host
 
     def __exit__(self, *exc: object) -> None:
-        mapping = self.host.base  # type: ignore[union-attr]
+        assert self.host is not None  # set by __enter__
+        mapping = cast(cl.MemoryMap, self.host.base)  # a mapped array is a view of its MemoryMap
         self.host = None
         sched.launch("unmap", lambda q, wf: mapping.release(q, wait_for=wf), place=self.place, reads=[self.alloc],
                      stream=self.stream, nbytes=self.nbytes)
 
 
-def _in_host(alloc: Allocation, place: CLPlace, fn, *, write: bool) -> None:
+def _in_host(alloc: Allocation, place: CLPlace, fn: Callable[[], None], *, write: bool) -> None:
     """Run ``fn()``, a host copy out of (``write`` False) or into the host memory of ``alloc``,
     once every command it depends on has completed (waiting for them as needed)."""
     reads, writes = ([], [alloc]) if write else ([alloc], [])
@@ -114,7 +122,9 @@ def _in_host(alloc: Allocation, place: CLPlace, fn, *, write: bool) -> None:
 
 def _host_bytes(alloc: Allocation, start: int, nbytes: int) -> np.ndarray:
     """``nbytes`` of a host-backed allocation from byte ``start``, as a uint8 array."""
-    return alloc.host[alloc.offset + start:alloc.offset + start + nbytes]  # type: ignore[index]
+    host = alloc.host
+    assert host is not None  # host-backed
+    return host[alloc.offset + start:alloc.offset + start + nbytes]
 
 
 def upload(host: np.ndarray, place: CLPlace) -> Allocation:
@@ -125,9 +135,11 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
         dst = _host_bytes(alloc, 0, host.nbytes)
         _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
     elif host.nbytes:
+        buffer = alloc.buffer
+        assert buffer is not None  # not empty
         entry = sched.launch(
             "host_to_device",
-            lambda q, wf: cl.enqueue_copy(q, alloc.buffer, host, dst_offset=alloc.offset, wait_for=wf,
+            lambda q, wf: cl.enqueue_copy(q, buffer, host, dst_offset=alloc.offset, wait_for=wf,
                                           is_blocking=False),
             place=place, writes=[alloc], stream=sched.transfer_stream(place), nbytes=host.nbytes)
         sched.wait(entry, "host_to_device")
@@ -136,9 +148,11 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
 
 def _read_into(dst: np.ndarray, alloc: Allocation, place: CLPlace, start: int) -> None:
     """Fill the C-contiguous ``dst`` with its size in bytes of ``alloc`` from byte ``start``."""
+    buffer = alloc.buffer
+    assert buffer is not None  # not empty: download returns early for empty views
     entry = sched.launch(
         "device_to_host",
-        lambda q, wf: cl.enqueue_copy(q, dst, alloc.buffer, src_offset=alloc.offset + start, wait_for=wf,
+        lambda q, wf: cl.enqueue_copy(q, dst, buffer, src_offset=alloc.offset + start, wait_for=wf,
                                       is_blocking=False),
         place=place, reads=[alloc], stream=sched.transfer_stream(place), nbytes=dst.nbytes)
     sched.wait(entry, "device_to_host")
@@ -169,8 +183,9 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
             out = (aligned_empty(nbytes, raw.ctypes.data).view(dtype).reshape(dim.shape)
                    if contiguous and nbytes >= MAP_MIN else np.empty(dim.shape, dtype))
         src = raw.view(dtype).reshape(dim.shape) if contiguous else _strided(raw, dim, dtype, lo)
-        _in_host(alloc, place, lambda: host_copy(out, src), write=False)
-        return out
+        dst = out
+        _in_host(alloc, place, lambda: host_copy(dst, src), write=False)
+        return dst
     if (nbytes >= MAP_MIN or sparse) and _unified(place):
         with _Mapped(alloc, place, lo * item, (hi - lo) * item) as raw:
             if out is None:

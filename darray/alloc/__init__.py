@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from .. import _staging
-from ..place import CLPlace, Place, PlaceLike, parse, runtime
+from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 from ._pool import Allocation, Pool
 from ._sizes import CLASS, parse_bytes, round_class
 
@@ -83,6 +83,12 @@ _KINDS: dict[str, tuple[Callable[[Any, int], Any], Callable[[Any], dict[str, Any
 }
 
 
+@overload
+def allocate(place: CLPlace, nbytes: int) -> Allocation: ...
+@overload
+def allocate(place: CPUPlace, nbytes: int) -> HostAllocation: ...
+@overload
+def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation: ...
 def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation:
     """``nbytes`` of memory on ``place`` (pooled on OpenCL places)."""
     return _KINDS[place.kind][0](place, nbytes)

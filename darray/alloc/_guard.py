@@ -39,12 +39,12 @@ def padding() -> int:
 def arm(pool: Pool, alloc: Allocation) -> None:
     """Fill ``alloc``'s whole block with the pattern (after its previous users' commands) and
     move its region past the leading guard."""
-    block = alloc.block
-    assert block is not None
+    block, buffer = alloc.block, alloc.buffer
+    assert block is not None and buffer is not None
     start, size = block.offset, block.size
 
     def fill(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
-        return cl.enqueue_fill_buffer(queue, alloc.buffer, np.full(1, PATTERN, np.uint8), start, size,
+        return cl.enqueue_fill_buffer(queue, buffer, np.full(1, PATTERN, np.uint8), start, size,
                                       wait_for=wait_for)
 
     sched.launch("bounds_guard", fill, place=pool.rt.place, writes=[alloc], nbytes=size)
@@ -67,7 +67,9 @@ def check(pool: Pool, block: _Block, alloc: Allocation, pending: Pending) -> Non
         if queue is None:
             queue = _queues[id(pool)] = pool.rt.new_queue()
         guards = np.empty(end - start, np.uint8)
-        cl.enqueue_copy(queue, guards, alloc.buffer, src_offset=start, is_blocking=True)
+        buffer = alloc.buffer
+        assert buffer is not None  # the allocation held a block
+        cl.enqueue_copy(queue, guards, buffer, src_offset=start, is_blocking=True)
         guards = np.concatenate([guards[:alloc.offset - start], guards[tail - start:]])
     bad = np.flatnonzero(guards != PATTERN)
     if bad.size:

@@ -93,14 +93,24 @@ class Allocation:
     """
 
     __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "host", "write", "reads", "__weakref__")
+    pool: Pool | None
+    block: _Block | None          # None once freed, and for zero bytes
+    nbytes: int
+    buffer: cl.Buffer | None      # None for zero bytes
+    offset: int
+    host: np.ndarray | None
+    write: tuple | None
+    reads: Pending
 
     def __init__(self, pool: Pool | None, block: _Block | None, nbytes: int) -> None:
         self.pool, self.block, self.nbytes = pool, block, nbytes
-        self.write: tuple | None = None
+        self.write = None
         if block is None:
             self.buffer, self.offset, self.host, self.reads = None, 0, None, {}
         else:
-            self.buffer, self.offset, self.reads = block.buffer, block.offset, block.pending
+            pending = block.pending
+            assert pending is not None  # a block being handed out holds its entries until now
+            self.buffer, self.offset, self.reads = block.buffer, block.offset, pending
             self.host = block.segment.host
             block.pending = None
 
@@ -163,6 +173,7 @@ class Pool:
                 self._drain()
             self.n_allocations += 1
             stack = self.cached.get(size)
+            block: _Block | None
             if stack:
                 block = stack.pop()
                 hit = True
@@ -190,6 +201,7 @@ class Pool:
     def free(self, alloc: Allocation) -> None:
         """Return ``alloc``'s block; never blocks (another thread's or a nested call's frees are queued)."""
         block = alloc.block
+        assert block is not None  # __del__ frees an allocation once, and only one holding a block
         alloc.block = None
         # The scheduler's entries still pending (those known complete are dropped, so a
         # free block does not keep dead streams and their events alive).
@@ -206,15 +218,15 @@ class Pool:
             if have is None or have[1] < w[1]:
                 pending[sid] = w
         if _guard.ON:
-            _guard.check(self, block, alloc, pending)  # type: ignore[arg-type]
+            _guard.check(self, block, alloc, pending)
         lock = self.lock
         if not lock.acquire(False):
-            self.deferred.append((block, pending))  # type: ignore[arg-type]
+            self.deferred.append((block, pending))
             return
         try:
             if self.deferred:
                 self._drain()
-            self._cache(block, pending)  # type: ignore[arg-type]
+            self._cache(block, pending)
         finally:
             lock.release()
 
@@ -270,7 +282,8 @@ class Pool:
             keep = []
             for key, block in seg_list:
                 if block.prev is None and block.next is None:
-                    for _, _, ev in block.pending.values():  # type: ignore[union-attr]
+                    assert block.pending is not None  # a listed block is free
+                    for _, _, ev in block.pending.values():
                         ev.wait()
                     self.segments.remove(block.segment)
                     self.reserved -= block.segment.size
@@ -299,7 +312,8 @@ class Pool:
         left.next = right.next
         if right.next is not None:
             right.next.prev = left
-        left.pending = merge_pending(left.pending, right.pending)  # type: ignore[arg-type]
+        assert left.pending is not None and right.pending is not None  # both free
+        left.pending = merge_pending(left.pending, right.pending)
         return left
 
     def _take(self, size: int) -> _Block | None:
@@ -314,7 +328,8 @@ class Pool:
         rest = block.size - size
         if rest >= (CLASS if not block.segment.large else self.small_limit + 1):
             tail = _Block(block.segment, block.offset + size, rest)
-            tail.pending = dict(block.pending)  # type: ignore[arg-type]
+            assert block.pending is not None  # it was listed: free
+            tail.pending = dict(block.pending)
             tail.prev, tail.next = block, block.next
             if block.next is not None:
                 block.next.prev = tail
@@ -346,7 +361,9 @@ class Pool:
         self.n_device += 1
         seg.first = _Block(seg, 0, seg.size)
         self._list(seg.first)
-        return self._take(size)  # type: ignore[return-value]
+        block = self._take(size)
+        assert block is not None  # the new segment holds at least ``size`` bytes
+        return block
 
     def _out_of_memory(self, size: int, large: bool) -> _Block:
         """Release the cache and retry. While other threads hold blocks and are not waiting

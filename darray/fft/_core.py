@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from ..ops import _dispatch as D
 from ..ops.creation import default_float, zeros
 from ..ops.elementwise import real
 from ..ops.manipulation import moveaxis
-from ..place import Place
+from ..place import CLPlace, Place
 from . import _plan
 
 NORMS = ("backward", "ortho", "forward")
@@ -198,7 +198,7 @@ def passes(y: DArray, axes: Sequence[int], *, inverse: bool, norm: int) -> DArra
     pass into a new array."""
     for group in groups(y.ndim, axes):
         out = empty(y.shape, y.dtype, y.place)
-        plan = _plan.plan(y.place, y.shape, y.dtype, group, r2c=False, norm=norm)
+        plan = _plan.plan(cast(CLPlace, y.place), y.shape, y.dtype, group, r2c=False, norm=norm)
         _plan.run(plan, y, out, inverse=inverse, name="ifft c2c" if inverse else "fft c2c")
         y = out
     return y
@@ -239,7 +239,8 @@ def _r2c(x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...]) -> DArray:
     y, others = _last(y, ar, others)
     group, rest = _split(y.ndim, others)
     out = empty(y.shape[:-1] + (n // 2 + 1,), cdt, place)
-    _plan.run(_plan.plan(place, y.shape, y.dtype, group, r2c=True, norm=0), y, out, inverse=False, name="fft r2c")
+    plan = _plan.plan(cast(CLPlace, place), y.shape, y.dtype, group, r2c=True, norm=0)  # the OpenCL path
+    _plan.run(plan, y, out, inverse=False, name="fft r2c")
     out = passes(out, rest, inverse=False, norm=0)
     return out if ar == x.ndim - 1 else moveaxis(out, -1, ar)
 
@@ -263,6 +264,6 @@ def _c2r(x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...], norm: str) 
         y[key] = real(y[key])
     y, _ = _last(y, ar, [])
     out = empty(y.shape[:-1] + (n,), rdt, place)
-    _plan.run(_plan.plan(place, out.shape, rdt, (y.ndim - 1,), r2c=True, norm=vknorm), y, out, inverse=True,
-              name="ifft c2r", clobbers=True)
+    plan = _plan.plan(cast(CLPlace, place), out.shape, rdt, (y.ndim - 1,), r2c=True, norm=vknorm)  # the OpenCL path
+    _plan.run(plan, y, out, inverse=True, name="ifft c2r", clobbers=True)
     return out if ar == x.ndim - 1 else moveaxis(out, -1, ar)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
@@ -51,7 +51,7 @@ def to_pyopencl(x: DArray) -> cla.Array:
                      events=[entry[2]])
 
 
-def _place_of(context: cl.Context) -> CLPlace | None:
+def _place_of(context: cl.Context | None) -> CLPlace | None:
     """darray's place whose context is ``context``, if any (a context darray made is open)."""
     return next((rt.place for rt in runtimes() if rt.context == context), None)
 
@@ -72,14 +72,16 @@ def from_pyopencl(a: cla.Array) -> DArray:
     dtype = np.dtype(a.dtype)
     if a.size == 0 or a.base_data is None:
         return from_numpy(np.empty(a.shape, dtype), place)
-    alloc = _lent.get((a.base_data.int_ptr, a.offset))
+    data = cast(cl.Buffer, a.base_data)  # not an SVM pointer: darray lends and takes buffers
+    alloc = _lent.get((data.int_ptr, a.offset))
     if alloc is None:
-        alloc = Allocation(None, None, a.base_data.size)
-        alloc.buffer = a.base_data
+        alloc = Allocation(None, None, data.size)
+        alloc.buffer = data
         offset = a.offset // item
     else:
         offset = (a.offset - alloc.offset) // item
-    handed = cl.enqueue_marker(a.queue)  # everything pyopencl enqueued on a.queue so far
+    # everything pyopencl enqueued on a.queue so far (an array made without a queue fails here)
+    handed = cl.enqueue_marker(a.queue)  # type: ignore[arg-type]  # a.queue: None when made without one
     sched.launch("from_pyopencl", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[handed, *(wait_for or [])]),
                  place=place, writes=[alloc])
     return DArray(alloc, Dim(tuple(a.shape), tuple(s // item for s in a.strides), offset), dtype, place)

@@ -37,7 +37,9 @@ def _percentile(a: Any, q: Any, method: str = "linear") -> tuple[Any, int]:
     """Dask's per-chunk percentile: (values at ``q`` percent, the chunk's length); computed on the host
     (Dask merges the chunks' percentiles in NumPy)."""
     host, q = np.asarray(a.get()).ravel(), np.asarray(q.get() if hasattr(q, "get") else q)
-    return (np.percentile(host, q, method=method) if host.size else np.full(len(q), np.nan)), len(host)
+    # method: the name Dask passes, which NumPy checks (its stub takes only the literal names)
+    return (np.percentile(host, q, method=method) if host.size  # type: ignore[call-overload]
+            else np.full(len(q), np.nan)), len(host)
 
 
 def _numel(x: Any, **kwargs: Any) -> Any:
@@ -105,7 +107,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
             run(module)
             register()
 
-        loader.exec_module = exec_module  # type: ignore[method-assign]
+        loader.exec_module = exec_module  # type: ignore[method-assign]  # wraps this one loader's method
         return spec
 
 

@@ -97,8 +97,7 @@ def dlpack(self: DArray, /, *, stream: Any = None, max_version: tuple[int, int] 
     else:
         raise BufferError(f"darray __dlpack__: the memory of {self.place} is not host-addressable; ask for a host "
                           "copy with copy=True or dl_device=(1, 0), or use x.get()")
-    kw = {} if max_version is None else {"max_version": max_version}
-    return host.__dlpack__(**kw)
+    return host.__dlpack__() if max_version is None else host.__dlpack__(max_version=max_version)
 
 
 def from_dlpack(x: Any, /, *, device: Device = None, copy: bool | None = None) -> DArray:

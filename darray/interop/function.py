@@ -65,7 +65,7 @@ def table() -> dict[Any, Entry]:
 
 
 def _default(p: inspect.Parameter, value: Any) -> bool:
-    return p.default is not p.empty and (value is p.default or value is np._NoValue  # type: ignore[attr-defined]
+    return p.default is not p.empty and (value is p.default or value is np._NoValue
                                           or (type(value) is type(p.default) and value == p.default))
 
 

@@ -39,7 +39,7 @@ def _check(ufunc: np.ufunc, method: str, kwargs: dict[str, Any], allowed: tuple[
     for key, value in kwargs.items():
         if key in allowed:
             continue
-        default = _DEFAULTS.get(key, np._NoValue)  # type: ignore[attr-defined]
+        default = _DEFAULTS.get(key, np._NoValue)
         if value is not default and not (type(value) is type(default) and value == default):
             shown = f"<{type(value).__name__}>" if isinstance(value, (np.ndarray, DArray)) else repr(value)
             raise TypeError(f"darray: numpy.{ufunc.__name__}.{method} with {key}={shown} is not supported on "

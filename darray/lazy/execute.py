@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Literal
 
 import pyopencl as cl
 
@@ -122,6 +123,7 @@ class Prepared:
     def launch(self, args: list, allocs: list, place: CLPlace, name: str) -> None:
         """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
         kernel, local = self.kernel, self.group or local_size(place)
+        assert kernel is not None  # a plan with nothing to compute is never cached nor launched
         gsize, lsize = (-(-self.work // local) * local,), (local,)
 
         def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
@@ -149,7 +151,7 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
     tr = trace(roots) if traced is None else traced
     layout = None if reduce is None else (shape, perm, reduce, work, extra)
     key = (place.index, tr.key, layout, *[(t.dtype, t.dim.shape, t.dim.strides) for t in targets])
-    p = _prepared.get(key, False)
+    p: Prepared | None | Literal[False] = _prepared.get(key, False)  # False: not seen yet
     if p is False:
         plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
         if reduce is None and param_bytes(plan.spec) > budget(place):

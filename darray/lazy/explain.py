@@ -1,10 +1,10 @@
 """``da.lazy.explain(x)``: the pending graph as a numbered script, then the kernel it would run."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..dim import Dim
-from ..place import runtime
+from ..place import CLPlace, runtime
 from . import fuse, table
 from .graph import Input, Node, Scalar, leaf, walk
 from .render import render
@@ -19,7 +19,7 @@ def script(x: DArray) -> str:
         return f"$1 = input({x.dtype}, {list(x.shape)})  # materialised"
     names: dict[int, str] = {}
     inputs: dict[tuple, str] = {}  # one line per array view read, as the kernel reads it once
-    lines = []
+    lines: list[str] = []
     for t in walk([x._node]):
         if isinstance(t, Input) and (id(t.alloc), t.dim, t.dtype) in inputs:
             names[id(t)] = inputs[(id(t.alloc), t.dim, t.dtype)]
@@ -46,5 +46,5 @@ def explain(x: DArray) -> str:
         return text
     target = Input(None, Dim.contiguous(x.shape), x.dtype)
     plan = fuse.fuse([x._node], [target])
-    source = render(plan.spec, table.expr(), runtime(x._place).info.chunked)  # the form the device runs
+    source = render(plan.spec, table.expr(), runtime(cast(CLPlace, x._place)).info.chunked)  # pending: an OpenCL array
     return f"{text}\n\n{source[source.index('__kernel'):]}"

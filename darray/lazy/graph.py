@@ -7,13 +7,14 @@ compared by identity; ``fuse`` finds common subexpressions by structure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 
 from ..dim import Dim
 
 
+@final  # never subclassed: the stages test ``type(t) is ...``
 @dataclass(eq=False, slots=True)
 class Input:
     """A materialised array view read by a graph (treated as immutable; not frozen, as one
@@ -28,6 +29,7 @@ class Input:
         return self.dim.shape
 
 
+@final
 @dataclass(eq=False, slots=True)
 class Scalar:
     """A Python scalar, passed to the kernel as an argument of ``dtype``."""
@@ -37,6 +39,7 @@ class Scalar:
     shape: tuple[int, ...] = ()
 
 
+@final
 @dataclass(eq=False, slots=True)
 class Node:
     """``op(args)`` computed in ``dtype`` over the broadcast ``shape`` of the args.
@@ -67,7 +70,8 @@ Term = Input | Scalar | Node
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...], host: bool = False) -> Node:
     """A new node over ``args``, with depth, size and the allocations it reads; ``host``: whether
     NumPy computes ``op`` itself exactly (see ``Node``)."""
-    depth, size, reads, pinned = 0, 1, (), 0
+    depth, size, pinned = 0, 1, 0
+    reads: tuple[Any, ...] = ()
     for a in args:
         if type(a) is Node:
             if a.value is None:

@@ -29,7 +29,8 @@ from .table import ref
 class HostOp(Protocol):
     """What ``exact`` reads of an op-table row: the loop dtype kinds NumPy computes exactly."""
 
-    host: str
+    @property
+    def host(self) -> str: ...
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))

@@ -151,8 +151,10 @@ def _scratch(place: CLPlace, counters: int, partials: int, acc: np.dtype, arg: b
         cbytes = _up(4 * ncount)
         nbytes = max(cbytes + vbytes + ibytes, 1 << 16, 2 * old_b)
         alloc = allocate(place, nbytes)
+        buffer = alloc.buffer
+        assert buffer is not None  # at least 64 KiB
         sched.launch("reduce_scratch", lambda q, wf: cl.enqueue_fill_buffer(
-            q, alloc.buffer, np.zeros(1, np.uint32), alloc.offset, cbytes, wait_for=wf),
+            q, buffer, np.zeros(1, np.uint32), alloc.offset, cbytes, wait_for=wf),
             place=place, writes=[alloc], stream=stream, nbytes=cbytes)
         space = _spaces[stream] = _Space(alloc, ncount, nbytes)
     base = _up(4 * space.counters)
@@ -197,7 +199,7 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     one_pass = red.stage in ("first", "group", "tree")  # the others finish their partials in the launch
     scratch = [] if one_pass else _scratch(place, counters, m * parts, acc, arg)
     execute.run(roots, results + scratch, place, expr, "mean" if mean else op, shape=shape, perm=perm,
-                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if red.mean else ()), traced=tr)
+                reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if divisor is not None else ()), traced=tr)
     return results[-1].alloc
 
 

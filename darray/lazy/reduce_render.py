@@ -133,7 +133,7 @@ def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...]) -> bool:
     elements load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
     red = spec.reduce
     assert red is not None
-    vops = getattr(expr, "vector_ops", frozenset())
+    vops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
     return (red.chunked and red.op in ops and dts == {_FLOAT32} and (red.arg or COMBINE[red.op] in vops)

@@ -18,7 +18,7 @@ ExprFn = Callable[[Instr, tuple[np.dtype, ...], tuple[str, ...]], str]
 @cache
 def header(name: str) -> str:
     """The text of ``kernels/include/<name>`` (shipped in the wheel as ``darray.kernels``)."""
-    return resources.files("darray.kernels").joinpath("include", name).read_text()
+    return resources.files("darray.kernels").joinpath("include").joinpath(name).read_text()
 
 
 def cast(src: np.dtype, dst: np.dtype, x: str) -> str:
@@ -68,7 +68,7 @@ def _uses_complex(spec: KernelSpec) -> bool:
     return any(d.kind == "c" for d in _dtypes(spec))
 
 
-_INDEX_DTYPE = {"int": np.dtype(np.int32), "long": np.dtype(np.int64)}
+_INDEX_DTYPE: dict[str, np.dtype] = {"int": np.dtype(np.int32), "long": np.dtype(np.int64)}
 
 
 def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
@@ -175,7 +175,7 @@ def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
     (``expr.vector_ops``); else 1 (scalar code only). Not double8: PoCL
     (AVX2, no AVX-512) builds it once, but a program reloaded from a binary (its own kernel
     cache, or ours on disk) then has no kernels (CL_INVALID_KERNEL_NAME in the next process)."""
-    ops = getattr(expr, "vector_ops", frozenset())
+    ops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
     if len(dts) != 1 or next(iter(dts)) != _FLOAT32 or spec.reduce is not None:
         return 1

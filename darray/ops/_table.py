@@ -208,7 +208,7 @@ def expr(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) 
 
 
 # Ops whose float template is also valid OpenCL C on float4/float8/double8 operands.
-expr.vector_ops = frozenset({  # type: ignore[attr-defined]
+expr.vector_ops = frozenset({  # type: ignore[attr-defined]  # a function attribute (lazy.render getattr's it)
     "add", "subtract", "multiply", "divide", "negative", "positive", "abs", "square", "reciprocal", "exp",
     "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
     "cosh", "tanh", "asinh", "acosh", "atanh", "atan2", "hypot", "copysign", "pow", "maximum", "minimum",

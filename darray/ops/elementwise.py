@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
             raise TypeError(f"darray {name}: not supported for dtype {k}")
     dts = [k if isinstance(k, np.dtype) else (_dt.bool_ if k is bool else k) for k in keys]
     if op.types == "ufunc" or op.types.startswith("like:"):
-        ufunc = getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref
+        ufunc = cast(np.ufunc, getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref)
         try:
             loop = ufunc.resolve_dtypes(tuple(dts) + (None,) * ufunc.nout)
         except TypeError as err:
@@ -191,7 +191,8 @@ def _expm1(x: np.ndarray) -> np.ndarray:
     return out
 
 
-_CPU = {"pow": _power, "floor_divide": _floor_divide, "expm1": _expm1}  # where the row's NumPy reference differs
+# where the row's NumPy reference differs
+_CPU: dict[str, Callable[..., Any]] = {"pow": _power, "floor_divide": _floor_divide, "expm1": _expm1}
 
 
 def apply(name: str, *args: Any) -> DArray:
@@ -226,14 +227,15 @@ def into(out: DArray, name: str, *args: Any) -> DArray:
 def _make(op: Op) -> Callable[..., DArray]:
     """The public function of ``op`` with the Array API's positional-only parameters."""
     name = op.name
+    fn: Callable[..., DArray]
     if op.arity == 1:
         def fn(x: ArrayLike, /) -> DArray:
             return apply(name, x)
     elif op.arity == 2:
-        def fn(x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+        def fn(x1: ArrayLike, x2: ArrayLike, /) -> DArray:
             return apply(name, x1, x2)
     else:
-        def fn(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray:  # type: ignore[misc]
+        def fn(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray:
             return apply(name, condition, x1, x2)
     fn.__name__ = fn.__qualname__ = name
     ref = getattr(op.ref, "__name__", "")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from .. import lazy
 from .._array import DArray
 from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
 from ..dim import MAX_RANK, broadcast_shapes, normalize_axis
-from ..place import CLPlace
+from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
@@ -139,7 +139,7 @@ def _check_mask(view: DArray, adv: _Advanced) -> None:
                              f"size of axis is {n} but size of corresponding boolean axis is {m}")
 
 
-def _on_place(index: Any, place: CLPlace) -> DArray:
+def _on_place(index: Any, place: Place) -> DArray:
     if isinstance(index, DArray):
         if index._place != place:
             raise IndexError(f"darray getitem: the index is on {index._place} but the array is on {place}")
@@ -157,11 +157,13 @@ def _integer_indices(view: DArray, advanced: list[_Advanced]) -> list[tuple[int,
             out += [(adv.axis + j, adv.source_axis + j, c) for j, c in enumerate(coords)]
         else:
             idx = _on_place(adv.index, view._place)
-            out.append((adv.axis, adv.source_axis, idx if idx.dtype == _dt.int64 else astype(idx, _dt.int64, copy=False)))
+            out.append((adv.axis, adv.source_axis,
+                        idx if idx.dtype == _dt.int64 else astype(idx, _dt.int64, copy=False)))
     return out
 
 
-def _layout(view: DArray, axes: Sequence[int], shapes: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], int, list[int]]:
+def _layout(view: DArray, axes: Sequence[int],
+            shapes: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], int, list[int]]:
     """(result shape, position of the broadcast index dims in it, the view's other axes)."""
     try:
         b = broadcast_shapes(*shapes)
@@ -217,7 +219,7 @@ def _check(view: DArray, indices: list[tuple[int, int, DArray]], offsets: DArray
         _raise_bad(view, indices)
 
 
-def _raise_bad(view: DArray, indices: list[tuple[int, int, DArray]]) -> None:
+def _raise_bad(view: DArray, indices: list[tuple[int, int, DArray]]) -> NoReturn:
     for a, source, idx in indices:
         host, n = idx.get(), view.shape[a]
         bad = host[(host < -n) | (host >= n)]
@@ -241,12 +243,13 @@ def _gather(name: str, view: DArray, shape: tuple[int, ...], args: list[Any], re
     """Run gather kernel ``name`` (``args``: what comes between the source and the output) into a
     new array of ``shape``, the source starting ``start`` elements into the view's allocation;
     None when the kernel's flag (read back before returning) reports a bad index."""
-    out = empty(shape, view.dtype, view._place)
+    place = cast(CLPlace, view._place)
+    out = empty(shape, view.dtype, place)
     if not out.size:
         return out
-    flag = from_numpy(np.zeros(1, np.int32), view._place)
+    flag = from_numpy(np.zeros(1, np.int32), place)
     (src, src_o), (dst, dst_o), (fl, fl_o) = _base(view), origin(out), origin(flag)
-    _launch(name, view._place, view.dtype.itemsize, out.size,
+    _launch(name, place, view.dtype.itemsize, out.size,
             [src.buffer, src_o + np.int64(start), *args, dst.buffer, dst_o, fl.buffer, fl_o],
             reads=[src, *reads], writes=[dst, fl])
     return out if not flag.item() else None
@@ -371,7 +374,7 @@ def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], rea
     flat = (mask if mask.dtype == _dt.bool_ else E.apply("not_equal", mask, 0)).reshape(-1)
     if not flat._dim.is_c_contiguous:
         flat = astype(flat, _dt.bool_, copy=True)
-    place, n = mask._place, flat.size
+    place, n = cast(CLPlace, mask._place), flat.size
     chunks = -(-n // COMPACT_CHUNK)
     counts = empty((chunks,), _dt.int64, place)
     if n:

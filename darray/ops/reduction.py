@@ -9,6 +9,7 @@ reductions are 0-d.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from math import prod as _prod
 from typing import Any, cast
@@ -18,7 +19,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, from_numpy, input_term
-from .._typing import ArrayLike, DTypeLike
+from .._typing import ArrayLike, DTypeLike, Scalar
 from ..dim import Dim, normalize_axes
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
@@ -29,9 +30,9 @@ from .creation import full
 
 __all__ = ["sum", "prod", "min", "max", "mean", "var", "std", "argmin", "argmax", "any", "all", "count_nonzero"]
 
-_NUMPY = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any, "all": np.all,
-          "argmax": np.argmax, "argmin": np.argmin, "mean": np.mean}
-_EMPTY = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": np.nan}
+_NUMPY: dict[str, Callable[..., Any]] = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any,
+                                         "all": np.all, "argmax": np.argmax, "argmin": np.argmin, "mean": np.mean}
+_EMPTY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": np.nan}
 _NAMES = {"max": "maximum", "min": "minimum"}
 
 
@@ -130,12 +131,13 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
 
 
 def _make(op: str, doc: str) -> Any:
+    fn: Callable[..., DArray]
     if op in ("sum", "prod", "mean"):
         def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None,
                keepdims: bool = False) -> DArray:
             return _reduce(op, x, axis, keepdims, dtype)
     else:
-        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None,  # type: ignore[misc]
+        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None,
                keepdims: bool = False) -> DArray:
             return _reduce(op, x, axis, keepdims)
 

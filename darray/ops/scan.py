@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
@@ -57,7 +57,7 @@ def _scan_rows(data: DArray, op: str, skip: int = 0) -> None:
     first ``skip`` elements of every row alone."""
     m, width = data.shape
     k = width - skip
-    place = data.place
+    place = cast(CLPlace, data.place)
     target = max(4096, runtime(place).info.compute_units * 2048)
     parts = max(1, min(-(-target // max(m, 1)), k // 64))
     totals = empty((m, parts), data.dtype, place)

@@ -7,7 +7,7 @@ values (``kernels/search.cl``); the ``cpu`` place goes through NumPy.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -44,7 +44,7 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
 
 
 @D.register("searchsorted", "cpu")
-def _searchsorted_cpu(a: DArray, v: DArray, dt: np.dtype, side: str, place: Place) -> DArray:
+def _searchsorted_cpu(a: DArray, v: DArray, dt: np.dtype, side: Literal["left", "right"], place: Place) -> DArray:
     """searchsorted through NumPy, both compared in ``dt``."""
     found = np.searchsorted(a._host_view().astype(dt, copy=False), v._host_view().astype(dt, copy=False), side=side)
     return from_numpy(np.asarray(found, np.int64), place)

@@ -96,8 +96,8 @@ def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, 
 @D.register("unique", "cpu")
 def _unique_cpu(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
     """``_unique`` through NumPy (the indices are always set)."""
-    res = np.unique_all(x._host_view())
-    return tuple(from_numpy(np.asarray(r), x.place) for r in res)  # type: ignore[return-value]
+    values, first, inverse, counts = (from_numpy(np.asarray(r), x.place) for r in np.unique_all(x._host_view()))
+    return values, first, inverse, counts
 
 
 @D.register("unique", "cl")
@@ -111,7 +111,7 @@ def _unique_cl(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DAr
     if x.dtype.kind == "c":
         return _unique_complex(x)
     ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
-    order = astype(index, _dt.int64, copy=False) if with_order else ordered
+    order = ordered if index is None else astype(index, _dt.int64, copy=False)  # index: set when with_order
     items, length = span(n, place)
     offs = empty((1, items + 1), _dt.int64, place)
     launch("unique_count", kernel(place, x.dtype, "unique_count"), [*ref(ordered), *ref(offs), np.int64(n), length],

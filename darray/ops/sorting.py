@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import pyopencl as cl
@@ -87,20 +87,27 @@ def _chunks(m: int, k: int, place: CLPlace) -> tuple[int, int]:
     return logc, -(-k // (1 << logc))
 
 
+@overload
+def sort_rows(data: DArray, *, descending: bool = ..., arg: Literal[True]) -> tuple[DArray, DArray]: ...
+@overload
+def sort_rows(data: DArray, *, descending: bool = ..., arg: Literal[False] = ...) -> tuple[DArray, None]: ...
+@overload
+def sort_rows(data: DArray, *, descending: bool = ..., arg: bool) -> tuple[DArray, DArray | None]: ...
 def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> tuple[DArray, DArray | None]:
     """Stable sort of each row of the non-empty 2-D OpenCL array ``data`` (left unchanged).
     Returns (sorted values, their positions in the row or None); the positions are int32 for
     rows shorter than 2**31, else int64."""
     m, k = data.shape
-    place, dt = data.place, data.dtype
+    place, dt = cast(CLPlace, data.place), data.dtype
     idt = _dt.int32 if k < 2**31 else _dt.int64
     if k <= SHORT_ROW:  # in place, in a copy
         data = astype(data, dt, copy=True)
         index = empty((m, k), idt, place) if arg else None
+        rows = data if index is None else index  # where the kernel writes the positions (arg), else data
         kern = kernel(place, dt, "rows_sort", descending=descending, arg=arg, idx=idt)
         per = max(1, int(span(m * k, place)[1]) // k)
-        launch("rows_sort", kern, [*ref(data), *ref(index if arg else data), np.int64(m), np.int64(k), np.int64(per)],
-               -(-m // per), place, [data], [data] + [index] * arg)
+        launch("rows_sort", kern, [*ref(data), *ref(rows), np.int64(m), np.int64(k), np.int64(per)],
+               -(-m // per), place, [data], [data] + [rows] * arg)
         return data, index
     data = contiguous(data)
     logc, parts = _chunks(m, k, place)
@@ -129,13 +136,13 @@ def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> t
                 np.int32(shift), np.int32(n == 0), np.int32(nxt)],
                m * parts, place, [bufs[0], hist] + [idx[0]] * (arg and n > 0),
                [bufs[1], part] + [idx[1]] * arg)
-        if nxt >= 0:
-            launch("radix_merge", merge, [*ref(part), *ref(hist), np.int64(m), np.int64(parts)], m * parts, place,
-                   [part], [hist])
-        spare = bufs[0] if n else empty((m, k), dt, place) if nxt >= 0 else None  # data is never written
-        bufs = [bufs[1], spare]
+        if nxt < 0:  # the last pass wrote the sorted rows
+            break
+        launch("radix_merge", merge, [*ref(part), *ref(hist), np.int64(m), np.int64(parts)], m * parts, place,
+               [part], [hist])
+        bufs = [bufs[1], bufs[0] if n else empty((m, k), dt, place)]  # data is never written
         idx.reverse()
-    return bufs[0], idx[0] if arg else None
+    return bufs[1], idx[1] if arg else None
 
 
 def _host_argsort(host: np.ndarray, axis: int, descending: bool) -> np.ndarray:
@@ -238,7 +245,7 @@ def _sorted_cl(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DA
     perm = tuple(a for a in range(x.ndim) if a != axis) + (axis,)
     moved = x.transpose(perm)
     values, index = sort_rows(moved.reshape(x.size // x.shape[axis], x.shape[axis]), descending=descending, arg=arg)
-    out = (index if arg else values).reshape(moved.shape).transpose(tuple(int(i) for i in np.argsort(perm)))
+    out = (values if index is None else index).reshape(moved.shape).transpose(tuple(int(i) for i in np.argsort(perm)))
     return astype(out, _dt.int64, copy=False) if arg else out
 
 

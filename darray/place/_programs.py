@@ -7,8 +7,9 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pyopencl as cl
 
@@ -56,7 +57,8 @@ def build(context: cl.Context, device: cl.Device, source: str, options: str = ""
     prg = cl.Program(context, PROLOGUE + source)
     try:
         with _quiet():
-            prg.build(options=options, devices=[device], cache_dir=False)
+            # pyopencl's stubs say ``str | None``, but its cache takes ``False`` as "no cache"
+            prg.build(options=options, devices=[device], cache_dir=False)  # type: ignore[arg-type]
     except cl.RuntimeError as err:
         log = getattr(err, "build_log", None) or str(err)
         raise DeviceError(f"darray: OpenCL build failed:\n{log}", status="CL_BUILD_PROGRAM_FAILURE",
@@ -67,14 +69,20 @@ def build(context: cl.Context, device: cl.Device, source: str, options: str = ""
     return prg
 
 
+class CompileRecord(Protocol):
+    """What :func:`on_compile` takes: called after each program is built or loaded from disk."""
+
+    def __call__(self, key: str, seconds: float, from_disk: bool) -> None: ...
+
+
 def _ignore_compile(key: str, seconds: float, from_disk: bool) -> None:
     pass
 
 
-_on_compile: list[Callable[[str, float, bool], None]] = [_ignore_compile]
+_on_compile: list[CompileRecord] = [_ignore_compile]
 
 
-def on_compile(record: Callable[[str, float, bool], None]) -> None:
+def on_compile(record: CompileRecord) -> None:
     """Called once by ``darray.sched``'s profiler (above this layer): ``record(key, seconds,
     from_disk)`` runs after each program is built or loaded from disk."""
     _on_compile[0] = record

@@ -192,7 +192,7 @@ def host_draw(kind: str, key: tuple[int, int], base: int, size: int, dtype: np.d
 
 
 @functools.lru_cache(maxsize=64)
-def options(place: Place, ctype: str = "long") -> str:
+def options(place: CLPlace, ctype: str = "long") -> str:
     """Build options of ``kernels/philox.cl`` on ``place`` (``ctype``: T, the integers' output): fp64,
     Box-Muller's constants, and correctly rounded float32 division and sqrt where the device offers
     them (IEEE's results, as NumPy's)."""

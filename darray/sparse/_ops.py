@@ -197,8 +197,9 @@ def _expand_products_cpu(arow: DArray, acol: DArray, aval: DArray, bptr: DArray,
     place = aval.place
     a, rep = _host(acol), np.repeat(np.arange(acol.shape[0]), _host(counts))
     t = _host(bptr)[a][rep] + np.arange(total) - _host(offs)[rep]
-    return tuple(from_numpy(v, place) for v in (_host(arow)[rep], _host(bcol)[t],
-                                                 _host(aval)[rep] * _host(bval)[t]))  # type: ignore[return-value]
+    row, col, val = (from_numpy(v, place)
+                     for v in (_host(arow)[rep], _host(bcol)[t], _host(aval)[rep] * _host(bval)[t]))
+    return row, col, val
 
 
 @D.register("sparse.expand_products", "cl")
