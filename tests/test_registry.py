@@ -12,7 +12,6 @@ from darray.ops import _dispatch as D
 from darray.ops import _registry
 
 KINDS = {"cpu", "cl"}
-ONE_KIND: dict[str, str] = {}  # op name -> why it is registered for one place kind only
 
 
 def _registered() -> dict[str, set[str]]:
@@ -26,9 +25,8 @@ def test_every_op_is_registered_for_both_place_kinds() -> None:
     registered = _registered()
     assert {"elementwise", "matmul", "reduce", "sort", "getitem", "sparse.matvec", "random.draw",
             "fft.transform", "pickle.record", "from_dlpack", "convert.from_numpy"} <= set(registered)
-    missing = {name: KINDS - kinds for name, kinds in registered.items() if kinds != KINDS and name not in ONE_KIND}
+    missing = {name: KINDS - kinds for name, kinds in registered.items() if kinds != KINDS}
     assert not missing, f"ops without an implementation for a place kind: {missing}"
-    assert set(ONE_KIND) <= set(registered)
 
 
 def test_a_missing_implementation_names_op_and_place() -> None:

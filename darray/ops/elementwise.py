@@ -67,10 +67,10 @@ def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype
 
 def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
     """Dispatch ``name(*args)`` up to the point of computing: (term or NumPy result, dtype, shape, place)."""
-    return _dispatch("elementwise", name, args)
+    return _call("elementwise", name, args)
 
 
-def _dispatch(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
+def _call(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
     """(what implementation ``impl`` gives for ``name(*args)`` on their place, dtype, shape, place):
     ``"elementwise"`` gives the term or NumPy result, ``"elementwise_array"`` a DArray."""
     op = TABLE[name]
@@ -197,7 +197,7 @@ _CPU: dict[str, Callable[..., Any]] = {"pow": _power, "floor_divide": _floor_div
 
 def apply(name: str, *args: Any) -> DArray:
     """``name(*args)`` as a new DArray (lazy on OpenCL places)."""
-    return _dispatch("elementwise_array", name, args)[0]
+    return _call("elementwise_array", name, args)[0]
 
 
 def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
