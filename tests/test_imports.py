@@ -16,9 +16,13 @@ import pytest
 
 import darray
 import darray.benchmarks
+import darray.kernels
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
-ROOTS = {"darray": Path(darray.__file__).parent, "darray.benchmarks": Path(darray.benchmarks.__file__).parent}
+# darray.kernels and darray.benchmarks live outside darray/ in the checkout (pyproject's package-dir) and inside it in
+# the wheel: both are named here so an editable install and the wheel see the same modules.
+ROOTS = {name: Path(module.__file__).parent for name, module in
+         [("darray", darray), ("darray.benchmarks", darray.benchmarks), ("darray.kernels", darray.kernels)]}
 LOOP_REASON = "# import loop:"
 REGISTRY = "darray.ops._registry"
 
