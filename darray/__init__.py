@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _methods, alloc, dtypes, interop, lazy, place, random, sched, sparse
+from . import _methods, alloc, dtypes, interop, lazy, lib, place, random, sched, sparse
 from . import fft as fft  # the Array API extensions (_EXTENSIONS)
 from . import linalg as linalg
 from ._array import DArray
@@ -37,6 +37,8 @@ from .dtypes import (
 )
 from .errors import DeviceError
 from .interop import dask_chunks, from_dlpack, from_pyopencl
+from .npyio import *  # noqa: F403
+from .npyio import __all__ as _npyio_all
 from .ops.arrange import *  # noqa: F403
 from .ops.arrange import __all__ as _arrange_all
 from .ops.creation import (
@@ -53,23 +55,49 @@ from .ops.creation import (
     zeros,
     zeros_like,
 )
+from .ops.einsum import *  # noqa: F403
+from .ops.einsum import __all__ as _einsum_all
 from .ops.elementwise import *  # noqa: F403
 from .ops.elementwise import __all__ as _elementwise_all  # type: ignore[attr-defined]  # built at import from the table
+from .ops.histogram import *  # noqa: F403
+from .ops.histogram import __all__ as _histogram_all
+from .ops.index_tricks import *  # noqa: F403
+from .ops.index_tricks import __all__ as _index_tricks_all
 from .ops.indexing import *  # noqa: F403
 from .ops.indexing import __all__ as _indexing_all
+from .ops.joining import *  # noqa: F403
+from .ops.joining import __all__ as _joining_all
 from .ops.linalg import *  # noqa: F403
 from .ops.linalg import __all__ as _linalg_all
+from .ops.logic import *  # noqa: F403
+from .ops.logic import __all__ as _logic_all
 from .ops.manipulation import *  # noqa: F403
 from .ops.manipulation import __all__ as _manipulation_all
+from .ops.mathfuncs import *  # noqa: F403
+from .ops.mathfuncs import __all__ as _mathfuncs_all
+from .ops.nanfunctions import *  # noqa: F403
+from .ops.nanfunctions import __all__ as _nanfunctions_all
+from .ops.polynomial import *  # noqa: F403
+from .ops.polynomial import __all__ as _polynomial_all
 from .ops.reduction import *  # noqa: F403
 from .ops.reduction import __all__ as _reduction_all
 from .ops.scan import cumulative_prod, cumulative_sum
 from .ops.searching import *  # noqa: F403
 from .ops.searching import __all__ as _searching_all
+from .ops.selection import *  # noqa: F403
+from .ops.selection import __all__ as _selection_all
 from .ops.sets import *  # noqa: F403
 from .ops.sets import __all__ as _sets_all
+from .ops.shaping import *  # noqa: F403
+from .ops.shaping import __all__ as _shaping_all
 from .ops.sorting import *  # noqa: F403
 from .ops.sorting import __all__ as _sorting_all
+from .ops.statistics import *  # noqa: F403
+from .ops.statistics import __all__ as _statistics_all
+from .ops.ufunc import *  # noqa: F403
+from .ops.ufunc import __all__ as _ufunc_all
+from .ops.windows import *  # noqa: F403
+from .ops.windows import __all__ as _windows_all
 from .place import CLPlace, CPUPlace
 from .sched import Stream, profile, stream, synchronize
 
@@ -100,5 +128,7 @@ __all__ = [
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
-    "from_dlpack", "from_pyopencl",
+    "from_dlpack", "from_pyopencl", "lib",
+    *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all, *_shaping_all,
+    *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,
 ]

@@ -21,8 +21,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._array import DArray
-from .._convert import asarray, assign
-from ..ops.elementwise import check_out
+from .._convert import asarray
+from ..ops._out import store
 from ..ops.manipulation import moveaxis, reshape
 
 _P = inspect.Parameter
@@ -147,11 +147,3 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
             raise TypeError(f"darray: numpy.{name}'s argument {p.name}={value!r} is not supported on DArrays")
     result = entry.func(*pos, **kw)
     return result if out is None else store(name, out, result)
-
-
-def store(name: str, out: Any, result: DArray) -> DArray:
-    """``result`` written into ``out`` (NumPy's ``out=`` rules: a DArray of the result's shape)."""
-    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-    check_out(name, out, result.dtype, result.shape, result.place)
-    assign(out, out._dim, result)
-    return out

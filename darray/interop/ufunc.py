@@ -19,8 +19,8 @@ import numpy as np
 from .._array import DArray
 from ..ops import elementwise as E
 from ..ops import linalg, reduction, scan
+from ..ops._out import store
 from ..ops._table import OPS
-from .function import store
 
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
            "logical_or": "any"}
