@@ -129,6 +129,7 @@ __all__ = [
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
     "from_dlpack", "from_pyopencl", "lib",
-    *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all, *_shaping_all,
+    *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all,
+    *_shaping_all,
     *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,
 ]
