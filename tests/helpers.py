@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,37 @@ def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 0, max_side: in
 def arrays(dtype: Any, shape: Any, **kw: Any) -> st.SearchStrategy:
     """NumPy arrays of ``dtype`` with special values (NaN, inf, -0.0, extremes) in the mix."""
     return hnp.arrays(np.dtype(dtype), shape, **kw)
+
+
+@dataclass(frozen=True)
+class View:
+    """A view recipe applied alike to a NumPy array and a DArray: per-axis slices (steps of 1, 2, 3,
+    -1, -2 and random starts: strided, reversed and offset views), then an axis order (transposed)."""
+
+    keys: tuple[slice, ...]
+    axes: tuple[int, ...]
+
+    def __call__(self, x: Any) -> Any:
+        return x[self.keys].transpose(self.axes)
+
+
+@st.composite
+def viewed(draw: Any, dtype: Any, min_dims: int = 0, max_dims: int = 3, max_side: int = 6,
+           elements: Any = None) -> tuple[np.ndarray, View]:
+    """(base, view): a NumPy array and a view recipe for it. Test ``body(np, view(base))`` against
+    ``body(da, view(da.asarray(base)))`` (``check_view``) so darray reads a real strided view."""
+    base = draw(arrays(dtype, shapes(min_dims, max_dims, 0, max_side), elements=elements))
+    keys = tuple(slice(draw(st.integers(0, max(n - 1, 0))) if step > 0 else None, None, step)
+                 for n, step in ((n, draw(st.sampled_from([1, 1, 2, 3, -1, -2]))) for n in base.shape))
+    return base, View(keys, tuple(draw(st.permutations(range(base.ndim)))))
+
+
+def check_view(body: Callable[..., Any], base: np.ndarray, view: View, place: Any = None, **tol: float) -> None:
+    """``check`` on a view: ``body(xp, view(base))`` with NumPy and with darray (base moved to ``place``)."""
+    want = body(np, view(base))
+    got = body(da, view(da.asarray(base, device=place)))
+    for g, w in zip(got, want) if isinstance(want, tuple) else [(got, want)]:
+        assert_same(g, w, **tol)
 
 
 def run_threads(work: Callable[[int], Any], n: int, timeout: float = 120) -> None:
