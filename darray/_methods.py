@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from . import _api
+from . import _api, _ndarray
 from . import dtypes as _dt
 from ._array import DArray
 from ._convert import assign, astype, host_view, to_numpy, to_place
 from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
 from .ops import elementwise as E
-from .ops import indexing, manipulation, reduction, sorting
+from .ops import indexing, manipulation, reduction
 from .ops.linalg import matmul
 from .place import PlaceLike, parse
 
@@ -91,16 +91,6 @@ def _imatmul(self: DArray, other: Any, /) -> DArray:
     E.check_out("matmul", self, value.dtype, value.shape, value.place)
     assign(self, self._dim, value)
     return self
-
-
-def _argsort(self: DArray, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> DArray:
-    """``darray.argsort(self, axis=axis)``: stable whatever ``kind``; NumPy-style method."""
-    return sorting.argsort(self, axis=axis)
-
-
-def _sort(self: DArray, axis: int = -1, kind: str | None = None, *, stable: bool | None = None) -> None:
-    """Sort in place along ``axis`` (stable whatever ``kind``), as NumPy's ``ndarray.sort``."""
-    self[...] = sorting.sort(self, axis=axis)
 
 
 def _get(self: DArray, out: np.ndarray | None = None) -> np.ndarray:
@@ -272,10 +262,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "__str__": lambda self: str(to_numpy(self)),
     **{name: _reduction(name) for name in REDUCTIONS},
     **{name: _moment(name) for name in MOMENTS},
-    "argsort": _argsort,
-    "sort": _sort,
     "get": _get,
-    "item": _item,
     "tolist": _tolist,
     "to": _to,
     "to_device": _to_device,
@@ -291,17 +278,22 @@ METHODS: dict[str, Callable[..., Any]] = {
 
 PROPERTIES: dict[str, Callable[[DArray], Any]] = {"T": _T, "mT": _mT}
 
+# NumPy's ndarray methods and attributes (darray/_ndarray.py), installed with the rows above
+ALL_METHODS = {**METHODS, **_ndarray.METHODS}
+ALL_PROPERTIES = {**{n: (get, None) for n, get in PROPERTIES.items()}, **_ndarray.PROPERTIES}
+
 
 def install(namespace: ModuleType) -> None:
     """Attach the tables to DArray and hand the NumPy-function protocol its rows (once, from
     ``darray/__init__.py``, which passes itself: ``__array_namespace__`` returns it)."""
     _namespace[:] = [namespace]
-    for name, fn in METHODS.items():
+    _ndarray.install(namespace)
+    for name, fn in ALL_METHODS.items():
         setattr(DArray, name, fn)
-    for name, get in PROPERTIES.items():
-        setattr(DArray, name, property(get, doc=get.__doc__))
+    for name, (get, put) in ALL_PROPERTIES.items():
+        setattr(DArray, name, property(get, put, doc=get.__doc__))
     DArray.__hash__ = None  # type: ignore[assignment]  # arrays are unhashable, like NumPy's
     function.install(lambda: _api.entries(namespace))
 
 
-__all__ = ["install", "METHODS", "PROPERTIES"]
+__all__ = ["install", "METHODS", "PROPERTIES", "ALL_METHODS", "ALL_PROPERTIES"]

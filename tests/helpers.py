@@ -67,7 +67,7 @@ class View:
     axes: tuple[int, ...]
 
     def __call__(self, x: Any) -> Any:
-        return x[self.keys].transpose(self.axes)
+        return x[(*self.keys, Ellipsis)].transpose(self.axes)  # a view (an array) even at 0-d
 
 
 @st.composite

@@ -1,0 +1,299 @@
+"""NumPy's ndarray methods and attributes on DArray, as tables ``_methods.install()`` attaches.
+
+Most methods are the namespace function of the same name called with the array first
+(``x.cumsum(0)`` is ``darray.cumsum(x, 0)``): ``DELEGATED`` lists them. The rest are views and
+conversions of the record itself: ``flags``, ``flat``, ``view(dtype)``, ``real``/``imag``
+(writable views of a complex array), ``base``, ``item(*args)``, ``fill``, ``resize`` (in place),
+and the host-copy ones (``tobytes``, ``tofile``, ``dump(s)``, ``byteswap``, ``getfield``,
+``setfield``), which say so. Differs from NumPy: arrays are always writeable
+(``setflags(write=False)`` is a ValueError); ``ctypes`` and ``data`` (host memory layout) do not
+exist.
+"""
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as _dt
+from ._array import DArray
+from ._convert import asarray, assign, to_numpy
+from .dim import Dim
+from .ops import indexing, manipulation
+from .ops.creation import arange, zeros
+
+# method -> the namespace function it calls with the array first (NumPy's method and function share
+# their parameters after the array)
+DELEGATED = ("argpartition", "choose", "clip", "compress", "conj", "conjugate", "cumprod", "cumsum", "diagonal",
+             "dot", "nonzero", "ptp", "put", "repeat", "round", "searchsorted", "swapaxes", "take", "trace")
+
+_namespace: list[ModuleType] = []
+
+
+def _delegate(name: str) -> Callable[..., Any]:
+    def method(self: DArray, *args: Any, **kwargs: Any) -> Any:
+        return getattr(_namespace[0], name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"``darray.{name}(self, ...)``, NumPy's ``ndarray.{name}``."
+    return method
+
+
+def _argsort(self: DArray, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+             stable: bool | None = None) -> DArray:
+    """``darray.argsort(self, axis)``: stable whatever ``kind``."""
+    return _namespace[0].argsort(self, axis=axis)
+
+
+def _sort(self: DArray, axis: int = -1, kind: str | None = None, order: Any = None, *,
+          stable: bool | None = None) -> None:
+    """Sort in place along ``axis`` (stable whatever ``kind``), as NumPy's ``ndarray.sort``."""
+    self[...] = _namespace[0].sort(self, axis=axis)
+
+
+def _partition(self: DArray, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None) -> None:
+    """Partition in place around ``kth``, as NumPy's ``ndarray.partition``."""
+    self[...] = _namespace[0].partition(self, kth, axis=axis)
+
+
+class Flags:
+    """NumPy's ``ndarray.flags`` of a DArray: by attribute (``c_contiguous``) or key (``"C"``).
+    Differs from NumPy: read-only; ``writeable`` is always True."""
+
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+             "F": "f_contiguous", "WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata",
+             "O": "owndata", "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+             "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved",
+             "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
+
+    def __init__(self, x: DArray) -> None:
+        self.c_contiguous = x._dim.is_c_contiguous
+        self.f_contiguous = x._dim.is_f_contiguous
+        self.owndata = x._base is None
+        self.writeable = self.aligned = self.behaved = True
+        self.writebackifcopy = False
+        self.contiguous = self.carray = self.c_contiguous
+        self.forc = self.c_contiguous or self.f_contiguous
+        self.fnc = self.f_contiguous and not self.c_contiguous
+        self.farray = self.fnc
+
+    def __getitem__(self, key: str) -> bool:
+        if key not in self._KEYS:
+            raise KeyError(f"darray flags: unknown flag {key!r}")
+        return bool(getattr(self, self._KEYS[key]))
+
+    def __repr__(self) -> str:
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
+        return "\n".join(f"  {n} : {self[n]}" for n in names)
+
+
+class FlatIter:
+    """``x.flat``: iterates over the elements in C order (NumPy scalars, from one host copy) and
+    indexes ``x`` as if it were 1-D; ``x.flat[key] = value`` writes into ``x`` (values repeated,
+    as NumPy's). Differs from NumPy: ``x.flat[i]`` is a 0-d DArray, as ``x[i]`` is."""
+
+    def __init__(self, x: DArray) -> None:
+        self.base = x
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(to_numpy(self.base).reshape(-1))
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return to_numpy(self.base).reshape(-1).astype(dtype or self.base.dtype, copy=False)
+
+    def copy(self) -> DArray:
+        return manipulation.reshape(self.base, (-1,), copy=True)
+
+    def __getitem__(self, key: Any) -> DArray:
+        return manipulation.reshape(self.base, (-1,))[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        x = self.base
+        if x._dim.is_c_contiguous and not isinstance(key, (list, tuple, np.ndarray, DArray)):
+            flat = x._view(Dim.contiguous((x.size,), x._dim.offset))
+            selected = flat[key]
+            size = selected.size
+            values = value if isinstance(value, DArray) else asarray(value, device=x.place)
+            if values.size in (1, size) or values.ndim == 0:
+                flat[key] = values.reshape(selected.shape) if values.size == size else values
+                return
+        indexing.put(x, arange(x.size, device=x.place)[key], value)
+
+
+def _view(self: DArray, dtype: Any = None, type: Any = None) -> DArray:  # noqa: A002  (NumPy's name)
+    """A view of the same memory, as ``dtype`` (NumPy's ``ndarray.view``): same-size dtypes keep the
+    shape; another size rescales the last axis, which must be contiguous.
+
+    Differs from NumPy: the other strides and the view's offset must be multiples of the new
+    itemsize too (darray counts strides in elements)."""
+    if type is not None and type is not DArray:
+        raise TypeError(f"darray view: type={type!r} is not supported (only DArray)")
+    new = self._dtype if dtype is None else _dt.as_dtype(dtype, "view")
+    old_size, new_size = self._dtype.itemsize, new.itemsize
+    if new_size == old_size:
+        return self._view(self._dim, new)
+    dim = self._dim
+    if not self.ndim or (dim.shape[-1] != 1 and dim.strides[-1] != 1):
+        raise ValueError("darray view: to change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    last = dim.shape[-1] * old_size
+    scaled = [s * old_size if n > 1 and self.size else 0 for n, s in zip(dim.shape[:-1], dim.strides[:-1])]
+    scaled.append(dim.offset * old_size if self.size else 0)
+    if last % new_size or any(s % new_size for s in scaled):  # darray's strides count elements, not bytes
+        raise ValueError(f"darray view: the last axis ({last} bytes), the strides and the offset must be "
+                         f"multiples of the new itemsize {new_size}")
+    shape = (*dim.shape[:-1], last // new_size)
+    return self._view(Dim(shape, (*(s // new_size for s in scaled[:-1]), 1), scaled[-1] // new_size), new)
+
+
+def _part(self: DArray, imag: bool) -> DArray:
+    """The real or imaginary part of a complex array as a writable view (float components)."""
+    dim = self._dim
+    return self._view(Dim(dim.shape, tuple(2 * s for s in dim.strides), 2 * dim.offset + imag),
+                      _dt.real_dtype(self._dtype))
+
+
+def _real(self: DArray) -> DArray:
+    """The real part: a writable view of a complex array, the array itself otherwise."""
+    return _part(self, False) if self._dtype.kind == "c" else self
+
+
+def _imag(self: DArray) -> DArray:
+    """The imaginary part: a writable view of a complex array, zeros otherwise (as NumPy's, read only
+    there by convention)."""
+    return _part(self, True) if self._dtype.kind == "c" else zeros(self.shape, dtype=self._dtype, device=self.place)
+
+
+def _set_real(self: DArray, value: Any) -> None:
+    assign(_real(self), _real(self)._dim, value)
+
+
+def _set_imag(self: DArray, value: Any) -> None:
+    if self._dtype.kind != "c":
+        raise TypeError(f"darray imag: array of dtype {self._dtype} has no imaginary part to set")
+    part = _part(self, True)
+    assign(part, part._dim, value)
+
+
+def _item(self: DArray, *args: Any) -> Any:
+    """One element as a Python scalar: no argument (size 1), a flat index, or one index per axis."""
+    if not args:
+        if self.size != 1:
+            raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size "
+                             f"{self.size}")
+        return to_numpy(self).item()
+    key = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+    if len(key) == 1 and self.ndim != 1:
+        (i,) = key
+        if not -self.size <= i < self.size:
+            raise IndexError(f"darray item: index {i} is out of bounds for size {self.size}")
+        key = tuple(int(k) for k in np.unravel_index(i % self.size, self.shape))
+    return to_numpy(self[key]).item()
+
+
+def _fill(self: DArray, value: Any) -> None:
+    """Every element set to ``value`` (in place)."""
+    assign(self, self._dim, value)
+
+
+def _resize(self: DArray, *new_shape: Any, refcheck: bool = True) -> None:
+    """Resize in place (NumPy's ``ndarray.resize``): the elements in C order, zeros after them.
+    ValueError for an array that does not own its memory (a view), as NumPy."""
+    shape = new_shape[0] if len(new_shape) == 1 and not isinstance(new_shape[0], (int, np.integer)) else new_shape
+    if self._base is not None:
+        raise ValueError("darray resize: cannot resize this array: it does not own its data")
+    target = Dim.contiguous(shape)
+    out = zeros(target.size, dtype=self._dtype, device=self.place)
+    n = min(self.size, target.size)
+    if n:
+        out[:n] = manipulation.reshape(self, (-1,))[:n]
+    self._rebind(out._data(), target)
+
+
+def _setflags(self: DArray, write: bool | None = None, align: bool | None = None, uic: bool | None = None) -> None:
+    """Differs from NumPy: darray arrays are always writeable and aligned, so only ``write=True`` /
+    ``align=True`` (no change) are accepted."""
+    if write is False or align is False or uic:
+        raise ValueError("darray setflags: darray arrays are always writeable and aligned")
+
+
+def _host(fn: Callable[..., Any], doc: str) -> Callable[..., Any]:
+    """A method computed by NumPy on a host copy of the array."""
+    def method(self: DArray, *args: Any, **kwargs: Any) -> Any:
+        return fn(to_numpy(self), *args, **kwargs)
+
+    method.__doc__ = f"{doc} (through a host copy)."
+    return method
+
+
+def _byteswap(self: DArray, inplace: bool = False) -> DArray:
+    """The bytes of each element reversed (through a host copy); ``inplace`` writes them back."""
+    swapped = to_numpy(self).byteswap()
+    if inplace:
+        assign(self, self._dim, swapped)
+        return self
+    return asarray(swapped, device=self.place)
+
+
+def _getfield(self: DArray, dtype: Any, offset: int = 0) -> DArray:
+    """NumPy's ``getfield`` (through a host copy): each element's bytes at ``offset`` as ``dtype``."""
+    return asarray(to_numpy(self).getfield(np.dtype(dtype), offset), device=self.place)
+
+
+def _setfield(self: DArray, val: Any, dtype: Any, offset: int = 0) -> None:
+    """NumPy's ``setfield`` (through a host copy, written back)."""
+    host = to_numpy(self)
+    host.setfield(to_numpy(val) if isinstance(val, DArray) else val, np.dtype(dtype), offset)
+    assign(self, self._dim, host)
+
+
+def _dump(self: DArray, file: Any) -> None:
+    """Pickle the array to ``file`` (a path or an open binary file), as NumPy's ``dump``."""
+    if hasattr(file, "write"):
+        pickle.dump(self, file, protocol=2)
+    else:
+        with open(file, "wb") as f:
+            pickle.dump(self, f, protocol=2)
+
+
+METHODS: dict[str, Callable[..., Any]] = {
+    **{name: _delegate(name) for name in DELEGATED},
+    "argsort": _argsort,
+    "sort": _sort,
+    "partition": _partition,
+    "view": _view,
+    "item": _item,
+    "fill": _fill,
+    "resize": _resize,
+    "setflags": _setflags,
+    "byteswap": _byteswap,
+    "getfield": _getfield,
+    "setfield": _setfield,
+    "tobytes": _host(np.ndarray.tobytes, "The elements' bytes, as NumPy's ``tobytes``"),
+    "tofile": _host(np.ndarray.tofile, "Write the elements to a file, as NumPy's ``tofile``"),
+    "dump": _dump,
+    "dumps": lambda self: pickle.dumps(self, protocol=2),
+}
+
+# name -> (getter, setter or None)
+PROPERTIES: dict[str, tuple[Callable[[DArray], Any], Callable[[DArray, Any], None] | None]] = {
+    "flags": (Flags, None),
+    "flat": (FlatIter, lambda self, value: FlatIter(self).__setitem__(slice(None), value)),
+    "real": (_real, _set_real),
+    "imag": (_imag, _set_imag),
+    "base": (lambda self: self._base, None),
+}
+
+
+def install(namespace: ModuleType) -> None:
+    """The namespace whose functions the delegated methods call (from ``_methods.install``)."""
+    _namespace[:] = [namespace]
+
+
+__all__ = ["METHODS", "PROPERTIES", "DELEGATED", "Flags", "FlatIter", "install"]
