@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import sys
 
-from . import _methods, alloc, dtypes, interop, lazy, lib, place, random, sched, sparse
+import numpy as np
+
+from . import _exclusions, _methods, alloc, dtypes, interop, lazy, lib, place, random, sched, sparse
 from . import fft as fft  # the Array API extensions (_EXTENSIONS)
 from . import linalg as linalg
 from ._array import DArray
+from ._host_api import *  # noqa: F403
+from ._host_api import __all__ as _host_api_all
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
+from ._ndarray import FlatIter as flatiter
 from .dim import MAX_RANK
 from .dtypes import (
     bool_,
@@ -105,6 +110,8 @@ _methods.install(sys.modules[__name__])  # DArray's operators, methods and prope
 dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 
 bool = bool_  # noqa: A001  (Array API name)
+ndarray = DArray  # NumPy's name, for isinstance
+exceptions = np.exceptions  # darray raises NumPy's AxisError, ComplexWarning...
 
 _EXTENSIONS = ["linalg", "fft"]  # the Array API extensions
 
@@ -113,6 +120,11 @@ def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
     """Materialise pending arrays now; those of one place and shape run as one fused kernel."""
     lazy.evaluate(*arrays)
     return arrays[0] if len(arrays) == 1 else arrays
+
+def __getattr__(name: str) -> object:
+    """``darray.<name>`` for a name darray lacks: an AttributeError saying why (``_exclusions``)."""
+    raise _exclusions.missing(name)
+
 
 __version__ = "0.1.0"
 
@@ -128,7 +140,7 @@ __all__ = [
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
-    "from_dlpack", "from_pyopencl", "lib",
+    "from_dlpack", "from_pyopencl", "lib", "ndarray", "flatiter", "exceptions", *_host_api_all,
     *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all,
     *_shaping_all,
     *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,

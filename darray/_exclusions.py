@@ -1,0 +1,61 @@
+"""What of NumPy's namespace darray does not have, and why: one table, which feeds the
+``AttributeError`` of ``darray.<name>`` (``darray.__getattr__``), the docs (``docs/api.md``) and
+the coverage test (``tests/test_coverage.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_DATETIME = ("darray arrays hold numbers and bools; there are no datetime or timedelta arrays",
+             "keep dates in NumPy, or store them as int64 counts")
+_TEXT = ("darray has no string, bytes, object or structured (record) arrays",
+         "keep such data in NumPy (or pandas) and move numeric columns to darray")
+_LONG = ("OpenCL C has no long double, so there are no extended-precision types",
+         "use float64 / complex128")
+_MATRIX = ("the matrix class is deprecated in NumPy itself", "use 2-D arrays and the @ operator")
+_HOST = ("it describes NumPy's own build, C headers or test runner", "call it on numpy itself")
+
+# name (``"ma"``, ``"linalg.test"``, ``"ndarray.ctypes"``) -> (why darray lacks it, what to use instead)
+EXCLUDED: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(["datetime64", "timedelta64", "busday_count", "busday_offset", "busdaycalendar", "is_busday",
+                     "datetime_as_string", "datetime_data", "isnat"], _DATETIME),
+    **dict.fromkeys(["str_", "bytes_", "character", "flexible", "void", "object_", "recarray", "record", "char",
+                     "strings", "rec"], _TEXT),
+    **dict.fromkeys(["longdouble", "clongdouble", "float128", "complex256"], _LONG),
+    **dict.fromkeys(["matrix", "asmatrix", "bmat"], _MATRIX),
+    **dict.fromkeys(["show_config", "show_runtime", "test", "get_include", "f2py", "core", "linalg.test",
+                     "fft.test"], _HOST),
+    "memmap": ("darray memory is pooled device memory, not a mapped file",
+               "read the file with numpy.memmap and move slices with darray.asarray"),
+    "nditer": ("element-by-element iteration runs in Python on the host", "use whole-array operations, or "
+               "numpy.nditer on numpy.asarray(x)"),
+    "nested_iters": ("element-by-element iteration runs in Python on the host", "use whole-array operations"),
+    "frompyfunc": ("it makes ufuncs over Python objects (object arrays)", "use darray.vectorize (host) or "
+                   "write the function with darray's ops"),
+    "fromregex": ("it parses text into structured arrays", "use numpy.fromregex, then darray.asarray on its "
+                  "numeric fields"),
+    "ma": ("darray has no masked arrays", "carry a boolean mask array and use where= or darray.where"),
+    "ctypeslib": ("darray memory is not host memory a ctypes pointer can address",
+                  "use numpy.asarray(x) (a host copy) or DLPack on the cpu place"),
+    "polynomial": ("the numpy.polynomial classes are not implemented",
+                   "use the poly* functions and darray.poly1d (NumPy's power-series form)"),
+    "testing": ("NumPy's testing helpers compare host arrays", "numpy.testing on numpy.asarray(x)"),
+    "typing": ("darray's type hints are darray._typing (ArrayLike, DTypeLike)", "numpy.typing for NumPy arrays"),
+    "ndarray.ctypes": ("darray memory is not host memory a ctypes pointer can address", "numpy.asarray(x).ctypes"),
+    "ndarray.data": ("darray memory is not a host buffer", "x.tobytes() or numpy.asarray(x).data"),
+}
+
+
+def missing(name: str) -> AttributeError:
+    """The AttributeError for ``darray.<name>``: why darray lacks an excluded name and what to use,
+    or that a NumPy name is not implemented."""
+    if name in EXCLUDED:
+        why, instead = EXCLUDED[name]
+        return AttributeError(f"module 'darray' has no attribute {name!r}: {why}; {instead}")
+    if hasattr(np, name):
+        return AttributeError(f"module 'darray' has no attribute {name!r}: darray does not implement "
+                              f"numpy.{name} (convert with numpy.asarray(x) to compute it with NumPy)")
+    return AttributeError(f"module 'darray' has no attribute {name!r}")
+
+
+__all__ = ["EXCLUDED", "missing"]
