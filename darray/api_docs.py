@@ -13,6 +13,7 @@ from pathlib import Path
 import darray
 
 from ._api import entries
+from ._exclusions import EXCLUDED
 from ._namespace import __array_api_version__
 from .interop.ufunc import ufuncs
 
@@ -51,7 +52,19 @@ def render() -> str:
               "`__call__` (with `out=` a DArray) for: " + ", ".join(f"`{n}`" for n in names + ["matmul", "vecdot"])
               + ". `reduce` for `add`, `multiply`, `maximum`, `minimum`, `logical_and`, `logical_or`; "
               "`accumulate` for `add`, `multiply`. Anything else raises TypeError.", ""]
-    return "\n".join(lines)
+    return "\n".join(lines + _exclusions())
+
+
+def _exclusions() -> list[str]:
+    """The table of NumPy names darray does not have (``darray/_exclusions.py``), grouped by reason."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, reason in EXCLUDED.items():
+        groups.setdefault(reason, []).append(name)
+    lines = ["## Not in darray", "", "`darray.<name>` of these raises an AttributeError with the reason "
+             "(`darray/_exclusions.py`).", "", "| NumPy names | why | instead |", "|---|---|---|"]
+    for (why, instead), names in groups.items():
+        lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {_cell(why)} | {_cell(instead)} |")
+    return [*lines, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
