@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from . import _exclusions, _methods, alloc, dtypes, interop, lazy, lib, place, random, sched, sparse
+from . import _exclusions, _methods, alloc, dtypes, emath, interop, lazy, lib, place, random, sched, sparse
 from . import fft as fft  # the Array API extensions (_EXTENSIONS)
 from . import linalg as linalg
 from ._array import DArray
@@ -114,6 +114,7 @@ ndarray = DArray  # NumPy's name, for isinstance
 exceptions = np.exceptions  # darray raises NumPy's AxisError, ComplexWarning...
 
 _EXTENSIONS = ["linalg", "fft"]  # the Array API extensions
+_SUBMODULES = [*_EXTENSIONS, "emath", "lib.stride_tricks"]  # the namespaces of darray's API table (darray._api)
 
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
@@ -140,7 +141,7 @@ __all__ = [
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
-    "from_dlpack", "from_pyopencl", "lib", "ndarray", "flatiter", "exceptions", *_host_api_all,
+    "from_dlpack", "from_pyopencl", "lib", "emath", "ndarray", "flatiter", "exceptions", *_host_api_all,
     *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all,
     *_shaping_all,
     *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,

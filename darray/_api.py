@@ -44,8 +44,14 @@ class Entry:
 
 
 def extensions(namespace: types.ModuleType) -> list[types.ModuleType]:
-    """``darray.linalg`` and ``darray.fft`` (``namespace._EXTENSIONS``)."""
-    return [getattr(namespace, n) for n in namespace._EXTENSIONS]
+    """``darray.linalg``, ``darray.fft``, ``darray.emath``... (``namespace._SUBMODULES``)."""
+    found = []
+    for name in namespace._SUBMODULES:
+        module = namespace
+        for part in name.split("."):
+            module = getattr(module, part)
+        found.append(module)
+    return found
 
 
 def _row(name: str, func: Callable[..., Any]) -> Entry:
@@ -68,7 +74,7 @@ def entries(namespace: types.ModuleType) -> tuple[Entry, ...]:
     main namespace first, then the extensions, each sorted by name."""
     rows = [_row(n, f) for n, f in sorted(_functions(namespace))]
     for ext in extensions(namespace):
-        short = ext.__name__.rsplit(".", 1)[1]
+        short = ext.__name__.split(".", 1)[1]
         rows += [_row(f"{short}.{n}", f) for n, f in sorted(_functions(ext))]
     return tuple(rows)
 

@@ -140,3 +140,15 @@ def test_array_like_a_darray() -> None:
     np.testing.assert_array_equal(y.get(), [1, 2])
     with pytest.raises(TypeError, match="ndmin"):
         np.array([1], ndmin=2, like=x)
+
+
+def test_numpy_runs_on_cpu_place_memory_for_functions_darray_lacks() -> None:
+    """On the cpu place NumPy computes in the arrays' own memory (in-place functions write into it);
+    array results come back as cpu-place DArrays. On a device place it stays a TypeError."""
+    x = da.asarray(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool), device="cpu")
+    got = np.packbits(x, axis=1)
+    assert isinstance(got, da.DArray) and got.place == da.place.parse("cpu")
+    assert_same(got, np.packbits(x.get(), axis=1))
+    with pytest.raises(TypeError, match="numpy.packbits"):
+        np.packbits(da.asarray(x.get()), axis=1)
+    assert_same(da.asarray(np.arange(3), device="cpu") + 1, np.arange(3) + 1)  # the next call works

@@ -8,13 +8,14 @@ leading parameters are darray's positional-only ones, whatever their names) or b
 (``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
 does not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after
 the call; any other argument darray does not take, given a value other than NumPy's default,
-is a TypeError naming it, as is a NumPy function darray does not implement: never a silent
-host computation.
+is a TypeError naming it. A NumPy function darray does not implement runs NumPy on the arrays'
+own memory when they are all on the ``cpu`` place (no copy), and is a TypeError naming it on
+device places: never a silent host round trip.
 """
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from .._array import DArray
 from .._convert import asarray
+from ..ops import _dispatch as D
 from ..ops._out import store
 from ..ops.manipulation import moveaxis, reshape
 
@@ -112,8 +114,10 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
     entry = table().get(func)
     name = getattr(func, "__name__", repr(func))
     if entry is None:
-        raise TypeError(f"darray: numpy.{name} is not implemented for DArrays (no host round trip is made; "
-                        "convert with numpy.asarray(x) to compute it with NumPy)")
+        places = {a.place for a in _darrays((args, kwargs))}
+        if len(places) != 1:
+            raise TypeError(f"darray: numpy.{name} is not implemented for DArrays on several places {places}")
+        return D.implementation("function.numpy", places.pop())(func, name, args, kwargs)
     sig, params = _signatures(func, entry.func)
     bound = sig.bind(*args, **kwargs).arguments
     if name in _PREPARE:
@@ -147,3 +151,45 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
             raise TypeError(f"darray: numpy.{name}'s argument {p.name}={value!r} is not supported on DArrays")
     result = entry.func(*pos, **kw)
     return result if out is None else store(name, out, result)
+
+
+def _darrays(obj: Any) -> Iterator[DArray]:
+    """The DArrays in NumPy's arguments (nested in tuples, lists and dicts)."""
+    if isinstance(obj, DArray):
+        yield obj
+    elif isinstance(obj, (tuple, list)):
+        for item in obj:
+            yield from _darrays(item)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            yield from _darrays(item)
+
+
+def _swap(obj: Any, fn: Callable[[Any], Any], kind: type) -> Any:
+    """``obj`` with every ``kind`` inside it (nested in tuples, lists and dicts) replaced by ``fn`` of it."""
+    if isinstance(obj, kind):
+        return fn(obj)
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(_swap(item, fn, kind) for item in obj)
+    if isinstance(obj, dict):
+        return {k: _swap(v, fn, kind) for k, v in obj.items()}
+    return obj
+
+
+@D.register("function.numpy", "cpu")
+def _numpy_on_host(func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """A NumPy function darray lacks, on ``cpu``-place arrays: NumPy runs on the arrays' own memory
+    (no copy; in-place functions write into it); array results come back as ``cpu``-place DArrays."""
+    result = func(*_swap(args, _memory, DArray), **_swap(kwargs, _memory, DArray))
+    return _swap(result, lambda r: asarray(r, device="cpu"), np.ndarray)
+
+
+def _memory(x: DArray) -> np.ndarray:
+    x._data()  # settles a pending array first
+    return x._host_view()
+
+
+@D.register("function.numpy", "cl")
+def _numpy_on_device(func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    raise TypeError(f"darray: numpy.{name} is not implemented for DArrays (no host round trip is made; "
+                    "convert with numpy.asarray(x) to compute it with NumPy)")
