@@ -262,7 +262,7 @@ def case(name: str, *, family: str | None = None, needs_opencl: bool = True) -> 
     return deco
 
 
-FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "random",
+FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "numpy_api", "random",
             "fft", "sparse", "dask_chunks"]
 
 
@@ -276,6 +276,16 @@ def registry() -> list[CaseDef]:
     """Every registered case, after importing every family module."""
     load_families()
     return list(_registry)
+
+
+def versus(run: Run, key: str, mine, theirs, target: str | None, what: str) -> None:
+    """Device time of ``mine`` (a DArray) and the wall-clock ratio against NumPy's ``theirs``, timed in turns:
+    ``{key}_ms`` and ``darray/numpy`` (its ``target``, e.g. ``">= 1"``)."""
+    dev = device_seconds(lambda: mine().eval(), repeat=run.pick(5, 3))
+    run.figure(f"{key}_ms", dev * 1e3, "ms", label=f"{what} (device time)")
+    t = compare({"darray": lambda: mine().get(), "numpy": theirs}, repeat=run.pick(5, 3), sync=["darray"])
+    run.ratio("darray/numpy", t["numpy"] / t["darray"], label=f"{what}: speed vs NumPy (wall, same run)",
+              target=target)
 
 
 # -- running ----------------------------------------------------------------------------------

@@ -12,16 +12,7 @@ import numpy as np
 
 import darray as da
 
-from .harness import Run, case, compare, device_seconds
-
-
-def _versus(run: Run, key: str, mine, theirs, target: str | None, what: str) -> None:
-    """Device time of ``mine`` and the wall-clock ratio against NumPy's ``theirs``, timed in turns."""
-    dev = device_seconds(lambda: mine().eval(), repeat=run.pick(5, 3))
-    run.figure(f"{key}_ms", dev * 1e3, "ms", label=f"{what} (device time)")
-    t = compare({"darray": lambda: mine().get(), "numpy": theirs}, repeat=run.pick(5, 3), sync=["darray"])
-    run.ratio("darray/numpy", t["numpy"] / t["darray"], label=f"{what}: speed vs NumPy (wall, same run)",
-              target=target)
+from .harness import Run, case, versus
 
 
 def _floats(run: Run) -> tuple[np.ndarray, da.DArray]:
@@ -33,14 +24,14 @@ def _floats(run: Run) -> tuple[np.ndarray, da.DArray]:
 def sort(run: Run) -> None:
     """``da.sort`` of 4M float32 against ``np.sort``."""
     host, x = _floats(run)
-    _versus(run, "sort", lambda: da.sort(x), lambda: np.sort(host), ">= 1", "sort of 4M float32")
+    versus(run, "sort", lambda: da.sort(x), lambda: np.sort(host), ">= 1", "sort of 4M float32")
 
 
 @case("argsort_4M", family="sorting")
 def argsort(run: Run) -> None:
     """``da.argsort`` of 4M float32 against ``np.argsort``."""
     host, x = _floats(run)
-    _versus(run, "argsort", lambda: da.argsort(x), lambda: np.argsort(host), ">= 1", "argsort of 4M float32")
+    versus(run, "argsort", lambda: da.argsort(x), lambda: np.argsort(host), ">= 1", "argsort of 4M float32")
 
 
 @case("unique_values_4M", family="sorting")
@@ -48,5 +39,5 @@ def unique_values(run: Run) -> None:
     """``da.unique_values`` of 4M int32 drawn from 1000 values against ``np.unique_values``."""
     host = np.random.default_rng(0).integers(0, 1000, run.pick(4 << 20, 1 << 20)).astype(np.int32)
     x = da.asarray(host, device=run.place)
-    _versus(run, "unique_values", lambda: da.unique_values(x), lambda: np.unique_values(host), None,
+    versus(run, "unique_values", lambda: da.unique_values(x), lambda: np.unique_values(host), None,
             "unique_values, 4M int32 of 1000 values")

@@ -15,9 +15,6 @@ streams and the same seed gives the same array.
 """
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import sys
 from typing import Any
 
 import numpy as np
@@ -29,6 +26,7 @@ from ..ops.indexing import take
 from ..ops.linalg import tensordot
 from ..ops.manipulation import concat
 from ..ops.reduction import sum as _sum
+from ._on_import import on_import
 
 TRIGGER = "dask.array"  # the module whose import completes Dask's array dispatch tables
 
@@ -90,30 +88,6 @@ def register() -> None:
     sizeof.register(DArray)(lambda x: x.nbytes)
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs :func:`register` right after ``dask.array`` is first imported (then leaves ``sys.meta_path``)."""
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        if name != TRIGGER:
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        run = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            register()
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]  # wraps this one loader's method
-        return spec
-
-
 def install() -> None:
     """Register now when Dask's arrays are already imported, else when they are."""
-    if TRIGGER in sys.modules:
-        register()
-    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport())
+    on_import(TRIGGER, register)
