@@ -82,6 +82,7 @@ from .ops.mathfuncs import *  # noqa: F403
 from .ops.mathfuncs import __all__ as _mathfuncs_all
 from .ops.nanfunctions import *  # noqa: F403
 from .ops.nanfunctions import __all__ as _nanfunctions_all
+from .ops.packing import packbits, unpackbits
 from .ops.polynomial import *  # noqa: F403
 from .ops.polynomial import __all__ as _polynomial_all
 from .ops.reduction import *  # noqa: F403
@@ -141,7 +142,8 @@ __all__ = [
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
-    "from_dlpack", "from_pyopencl", "lib", "emath", "ndarray", "flatiter", "exceptions", *_host_api_all,
+    "from_dlpack", "from_pyopencl", "lib", "emath", "packbits", "unpackbits", "ndarray", "flatiter", "exceptions",
+    *_host_api_all,
     *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all,
     *_shaping_all,
     *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,
