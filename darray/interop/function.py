@@ -3,7 +3,8 @@
 The table comes from the rows ``install`` is given (``darray._api.entries()``, installed by
 ``darray._methods``; the API table sits above interop, which never imports it): each public darray function whose NumPy
 equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
-``interop.ufunc``). A call is bound to NumPy's signature and passed on by position (NumPy's
+``interop.ufunc``). A call darray's function takes as it is (most take NumPy's signature) is
+passed on unchanged; else it is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
 (``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
 does not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after
@@ -92,6 +93,19 @@ def _signatures(func: Any, impl: Callable[..., Any]) -> tuple[inspect.Signature,
     return inspect.signature(func), list(inspect.signature(impl).parameters.values())
 
 
+def _binds(impl: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    try:
+        _own_signature(impl).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=512)
+def _own_signature(impl: Callable[..., Any]) -> inspect.Signature:
+    return inspect.signature(impl)
+
+
 def _array_like(like: DArray, obj: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
                 subok: bool = False, ndmin: int = 0) -> DArray:
     """``numpy.array(obj, dtype, like=like)`` (how Dask makes arrays like a chunk): a copy of
@@ -119,6 +133,8 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
             raise TypeError(f"darray: numpy.{name} is not implemented for DArrays on several places {places}")
         return D.implementation("function.numpy", places.pop())(func, name, args, kwargs)
     sig, params = _signatures(func, entry.func)
+    if name not in _PREPARE and _binds(entry.func, args, kwargs):  # darray's function takes NumPy's call as is
+        return entry.func(*args, **kwargs)
     bound = sig.bind(*args, **kwargs).arguments
     if name in _PREPARE:
         _PREPARE[name](bound)
