@@ -21,7 +21,7 @@ from ._convert import assign, astype, host_view, to_numpy, to_place
 from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
 from .ops import elementwise as E
-from .ops import indexing, manipulation, reduction
+from .ops import indexing, manipulation
 from .ops.linalg import matmul
 from .place import PlaceLike, parse
 
@@ -32,8 +32,6 @@ BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide
 COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
            "ge": "greater_equal"}
 UNARY = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
-REDUCTIONS = ("sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin")
-MOMENTS = ("var", "std")
 
 
 def _binary(name: str) -> dict[str, Callable[..., Any]]:
@@ -59,29 +57,6 @@ def _compare(name: str) -> Callable[..., Any]:
 def _unary(name: str) -> Callable[..., Any]:
     def method(self: DArray) -> DArray:
         return E.apply(name, self)
-    return method
-
-
-def _reduction(name: str) -> Callable[..., Any]:
-    func = getattr(reduction, name)
-
-    def method(self: DArray, axis: Any = None, **kw: Any) -> Any:
-        return func(self, axis=axis, **kw)
-
-    method.__name__ = name
-    method.__doc__ = f"``darray.{name}(self, axis=axis, ...)``; NumPy-style method."
-    return method
-
-
-def _moment(name: str) -> Callable[..., Any]:
-    func = getattr(reduction, name)
-
-    def method(self: DArray, axis: Any = None, *, ddof: float = 0, correction: float | None = None,
-               keepdims: bool = False) -> Any:
-        return func(self, axis=axis, correction=ddof if correction is None else correction, keepdims=keepdims)
-
-    method.__name__ = name
-    method.__doc__ = f"``darray.{name}``; accepts NumPy's ``ddof`` or the Array API's ``correction``."
     return method
 
 
@@ -260,8 +235,6 @@ METHODS: dict[str, Callable[..., Any]] = {
     "__reduce__": pickling.reduce,
     "__repr__": _repr,
     "__str__": lambda self: str(to_numpy(self)),
-    **{name: _reduction(name) for name in REDUCTIONS},
-    **{name: _moment(name) for name in MOMENTS},
     "get": _get,
     "tolist": _tolist,
     "to": _to,

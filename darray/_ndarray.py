@@ -27,8 +27,9 @@ from .ops.creation import arange, zeros
 
 # method -> the namespace function it calls with the array first (NumPy's method and function share
 # their parameters after the array)
-DELEGATED = ("argpartition", "choose", "clip", "compress", "conj", "conjugate", "cumprod", "cumsum", "diagonal",
-             "dot", "nonzero", "ptp", "put", "repeat", "round", "searchsorted", "swapaxes", "take", "trace")
+DELEGATED = ("all", "any", "argmax", "argmin", "argpartition", "choose", "clip", "compress", "conj", "conjugate",
+             "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min", "nonzero", "prod", "ptp", "put",
+             "repeat", "round", "searchsorted", "std", "sum", "swapaxes", "take", "trace", "var")
 
 _namespace: list[ModuleType] = []
 

@@ -106,12 +106,15 @@ _P = inspect.Parameter
 
 def _matches(got: Params, want: Params) -> bool:
     """Same positional parameters in order and the same keyword-only ones (in any order), each of
-    the standard's kind; darray may add parameters with defaults after them (NumPy-style extras).
+    the standard's kind; darray may add parameters with defaults after them (NumPy-style extras), and
+    may take a keyword-only parameter by position too where NumPy does (``sum(x, 0)``).
     ``array_api_strict`` leaves a few parameters the standard makes positional-only or keyword-only
     (``isdtype``'s, ``to_device``'s ``stream``) positional-or-keyword: either kind passes there."""
     def split(ps: Params) -> tuple[list[tuple[str, Any, bool]], dict[str, Any]]:
         return [p for p in ps if p[1] is not _P.KEYWORD_ONLY], {n: k for n, k, _ in ps if k is _P.KEYWORD_ONLY}
 
+    keyword = {n for n, k, _ in want if k is _P.KEYWORD_ONLY}  # NumPy also takes some of them by position
+    got = [(n, _P.KEYWORD_ONLY if k is _P.POSITIONAL_OR_KEYWORD and n in keyword and d else k, d) for n, k, d in got]
     (gpos, gkw), (wpos, wkw) = split(got), split(want)
     loose = [p for p in wpos if p[1] is _P.POSITIONAL_OR_KEYWORD and p[2] and p[0] in gkw]
     wpos, wkw = [p for p in wpos if p not in loose], {**wkw, **{n: k for n, k, _ in loose}}

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import DEVICE_DTYPES, assert_same
+from helpers import DEVICE_DTYPES, assert_same, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -846,3 +846,68 @@ def test_prepared_reduction_reuse(monkeypatch, form):
         assert [r.name for r in p.launches if r.name != "reduce_scratch"] == \
             [r.name for r in first.launches if r.name != "reduce_scratch"]
     assert (len(execute._prepared), len(execute._kernels)) == (prepared, kernels)
+
+
+# -- NumPy's signatures: positional axis, out=, where=, initial=, ddof=, amax/amin, ptp -----------------
+_NP_OPS = ["sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "var", "std", "ptp", "argmax",
+           "argmin"]
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@pytest.mark.parametrize("op", _NP_OPS)
+@given(data=st.data(), dtype=st.sampled_from(["int16", "int64", "float32", "float64"]))
+def test_numpy_signature_forms(place, op, data, dtype) -> None:
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=st.integers(-9, 9)))
+    a, x = view(base), view(da.asarray(base, device=place))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    if not a.shape[axis] and op in ("max", "min", "amax", "amin", "ptp", "argmax", "argmin"):
+        return
+    tol = {"rtol": 1e-5, "atol": 1e-5}
+    assert_same(getattr(da, op)(x, axis), getattr(np, op)(a, axis), **tol)
+    if op in ("argmax", "argmin"):
+        out = da.empty(np.delete(a.shape, axis % a.ndim).tolist(), dtype=da.int64, device=place)
+        assert getattr(da, op)(x, axis, out) is out
+        assert_same(out, getattr(np, op)(a, axis))
+        return
+    assert_same(getattr(da, op)(x, axis, keepdims=True), getattr(np, op)(a, axis, keepdims=True), **tol)
+    method = op[1:] if op in ("amax", "amin") else op
+    assert_same(getattr(x, method)(axis), getattr(np, op)(a, axis), **tol)
+    want = getattr(np, op)(a, axis)
+    out = da.empty(want.shape, dtype=want.dtype, device=place)
+    assert getattr(da, op)(x, axis, out=out) is out
+    assert_same(out, want, **tol)
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@pytest.mark.parametrize("op", ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std"])
+@given(data=st.data(), dtype=st.sampled_from(["int32", "float64"]))
+def test_where_and_initial(place, op, data, dtype) -> None:
+    base, view = data.draw(viewed(dtype, elements=st.integers(-5, 5)))
+    a, x = view(base), view(da.asarray(base, device=place))
+    mask = data.draw(hnp.arrays(np.bool_, a.shape[data.draw(st.integers(0, a.ndim)):]))
+    kw = {"initial": 3} if op in ("sum", "prod", "max", "min") else {}
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(np, op)(a, where=mask, **kw)
+        if a.ndim:
+            want_axis = getattr(np, op)(a, axis=0, where=mask, **kw)
+    assert_same(getattr(da, op)(x, where=da.asarray(mask, device=place), **kw), want, rtol=1e-9, atol=1e-9)
+    if a.ndim:
+        assert_same(getattr(da, op)(x, axis=0, where=da.asarray(mask, device=place), **kw), want_axis, rtol=1e-9,
+                    atol=1e-9)
+    if op in ("max", "min"):
+        with pytest.raises(ValueError, match="initial"):
+            getattr(da, op)(x, where=da.asarray(mask, device=place))
+        assert_same(getattr(da, op)(da.zeros((0, 2), device=place), axis=0, initial=4), np.full(2, 4.0))
+
+
+def test_ddof_and_correction() -> None:
+    a = np.arange(10.0).reshape(2, 5)
+    x = da.asarray(a)
+    assert_same(da.var(x, 1, ddof=1), np.var(a, 1, ddof=1))
+    assert_same(da.std(x, axis=1, correction=1), np.std(a, axis=1, ddof=1))
+    assert_same(da.var(x, 1, mean=da.mean(x, 1, keepdims=True)), np.var(a, 1, mean=np.mean(a, 1, keepdims=True)))
+    assert_same(x.var(None, None, None, 2), np.var(a, ddof=2))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        da.var(x, ddof=1, correction=1)
+    assert_same(da.sum(x), np.sum(a))  # the next call works

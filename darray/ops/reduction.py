@@ -25,10 +25,12 @@ from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
 from . import _dispatch as D
 from . import elementwise as E
+from ._out import finish
 from ._table import expr
 from .creation import full
 
-__all__ = ["sum", "prod", "min", "max", "mean", "var", "std", "argmin", "argmax", "any", "all", "count_nonzero"]
+__all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "argmin", "argmax", "any", "all",
+           "count_nonzero", "ptp"]
 
 _NUMPY: dict[str, Callable[..., Any]] = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any,
                                          "all": np.all, "argmax": np.argmax, "argmin": np.argmin, "mean": np.mean}
@@ -130,16 +132,59 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
 
+_IDENTITY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True}
+_WITH_INITIAL = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+
+
+def _masked(op: str, x: DArray, where: Any, initial: Any) -> DArray:
+    """``x`` with the elements ``where`` masks out replaced by the reduction's identity (or ``initial``,
+    which max and min need, as NumPy), broadcast to the mask's shape."""
+    fill = _IDENTITY.get(op, initial)  # initial joins the result once, after the reduction
+    if fill is None:
+        raise ValueError(f"darray {op}: reduction operation {_NAMES.get(op, op)!r} does not have an identity, so to "
+                         "use a where mask one has to specify 'initial'")
+    return E.apply("where", where, x, fill)
+
+
+def _numpy_reduce(op: str, x: Any, axis: Any, dtype: Any, out: Any, keepdims: bool, initial: Any,
+                  where: Any) -> DArray:
+    """A reduction with NumPy's extras: ``where`` masks elements out, ``initial`` joins the
+    reduction (and stands for an empty one), ``out`` receives the result."""
+    x = x if isinstance(x, DArray) else asarray(x)
+    if where is not True:
+        x = _masked(op, x, where, initial)
+    if initial is not None and op in ("max", "min"):
+        axes = normalize_axes(axis, x.ndim, op)
+        if not _prod(x.shape[a] for a in axes):  # an empty reduction is ``initial``
+            shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
+                tuple(n for a, n in enumerate(x.shape) if a not in axes)
+            return finish(op, full(shape, initial, dtype=x.dtype, device=x.place), out)
+    result = _reduce(op, x, axis, keepdims, dtype)
+    if initial is not None:
+        result = E.apply(_WITH_INITIAL[op], result, initial).astype(result.dtype, copy=False)
+    return finish(op, result, out)
+
+
 def _make(op: str, doc: str) -> Any:
     fn: Callable[..., DArray]
-    if op in ("sum", "prod", "mean"):
-        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None,
-               keepdims: bool = False) -> DArray:
-            return _reduce(op, x, axis, keepdims, dtype)
-    else:
-        def fn(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None,
-               keepdims: bool = False) -> DArray:
-            return _reduce(op, x, axis, keepdims)
+    if op in ("sum", "prod"):
+        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
+               keepdims: bool = False, initial: Any = None, where: Any = True) -> DArray:
+            if out is None and initial is None and where is True:
+                return _reduce(op, x, axis, keepdims, dtype)
+            return _numpy_reduce(op, x, axis, dtype, out, keepdims, initial, where)
+    elif op in ("max", "min"):
+        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
+               initial: Any = None, where: Any = True) -> DArray:
+            if out is None and initial is None and where is True:
+                return _reduce(op, x, axis, keepdims)
+            return _numpy_reduce(op, x, axis, None, out, keepdims, initial, where)
+    else:  # any, all
+        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
+               *, where: Any = True) -> DArray:
+            if out is None and where is True:
+                return _reduce(op, x, axis, keepdims)
+            return _numpy_reduce(op, x, axis, None, out, keepdims, None, where)
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = f"{doc}\n\nSee also: numpy.{op}"
@@ -150,39 +195,89 @@ sum = _make("sum", "Sum over ``axis`` (None: all); ``dtype=`` sets the accumulat
 prod = _make("prod", "Product over ``axis``; empty products are 1.")
 max = _make("max", "Maximum over ``axis``; NaN propagates; empty input raises ValueError.")  # noqa: A001
 min = _make("min", "Minimum over ``axis``; NaN propagates; empty input raises ValueError.")  # noqa: A001
-mean = _make("mean", "Arithmetic mean over ``axis`` (float64 for integer input; ``dtype=`` as NumPy's).")
+amax, amin = max, min
 any = _make("any", "True where any element over ``axis`` is non-zero.")  # noqa: A001
 all = _make("all", "True where every element over ``axis`` is non-zero.")  # noqa: A001
 
 
-def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> DArray:
+def _count(x: DArray, axes: tuple[int, ...], keepdims: bool, where: Any) -> Any:
+    """How many elements each result reduces: an int, or a DArray under a ``where`` mask."""
+    if where is True:
+        return int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    mask = E.apply("logical_and", where, full(x.shape, True, dtype=_dt.bool_, device=x.place))
+    return _reduce("sum", mask, axes, keepdims, _dt.int64)
+
+
+def mean(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
+         keepdims: bool = False, *, where: Any = True) -> DArray:
+    """Arithmetic mean over ``axis`` (float64 for integer input; ``dtype=`` as NumPy's); ``where``
+    averages the selected elements only. See also: numpy.mean"""
+    if where is True:
+        return finish("mean", _reduce("mean", x, axis, keepdims, dtype), out)
+    x = x if isinstance(x, DArray) else asarray(x)
+    axes = normalize_axes(axis, x.ndim, "mean")
+    total = _reduce("sum", _masked("sum", x, where, None), axes, keepdims, _dtypes("mean", x.dtype, dtype))
+    return finish("mean", E.apply("divide", total, _count(x, axes, keepdims, where)).astype(total.dtype), out)
+
+
+_mean = mean  # for var, whose ``mean=`` parameter hides the function
+
+
+def argmax(x: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first maximum (flat index for axis=None; the first NaN wins). See also: numpy.argmax."""
-    return _reduce("argmax", x, axis, keepdims)
+    return finish("argmax", _reduce("argmax", x, axis, keepdims), out)
 
 
-def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> DArray:
+def argmin(x: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first minimum (flat index for axis=None; the first NaN wins). See also: numpy.argmin."""
-    return _reduce("argmin", x, axis, keepdims)
+    return finish("argmin", _reduce("argmin", x, axis, keepdims), out)
 
 
-def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> DArray:
+def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> DArray:
     """Number of non-zero elements over ``axis`` (int64). See also: numpy.count_nonzero."""
     return _reduce("sum", E.apply("not_equal", x, 0), axis, keepdims, _dt.int64)
 
 
-def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> DArray:
-    """Variance with ``correction`` (NumPy's ddof); the deviation chain fuses into the sum. See also: numpy.var."""
+def ptp(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False) -> DArray:
+    """Range (maximum - minimum) over ``axis``, in the input's dtype (wrapping for integers, as NumPy).
+    See also: numpy.ptp"""
     x = x if isinstance(x, DArray) else asarray(x)
+    hi, lo = _reduce("max", x, axis, keepdims), _reduce("min", x, axis, keepdims)
+    return finish("ptp", E.apply("subtract", hi, lo), out)
+
+
+def _ddof(op: str, ddof: float, correction: float | None) -> float:
+    if correction is not None and ddof != 0:
+        raise ValueError(f"darray {op}: ddof and correction can't be provided simultaneously")
+    return ddof if correction is None else correction
+
+
+def var(x: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+        keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
+    """Variance with ``ddof`` (NumPy) or ``correction`` (Array API); the deviation chain fuses into the
+    sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. See also: numpy.var."""
+    x = x if isinstance(x, DArray) else asarray(x)
+    if dtype is not None:
+        x = x.astype(_dt.as_dtype(dtype, "var"), copy=False)
     axes = normalize_axes(axis, x.ndim, "var")
-    n = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    centred = E.apply("subtract", x, _reduce("mean", x, axes, True))
+    n = _count(x, axes, keepdims, where)
+    if mean is None:
+        mean = _mean(x, axes, keepdims=True, where=where)
+    centred = E.apply("subtract", x, mean)
     square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if x.dtype.kind == "c" \
         else E.apply("multiply", centred, centred)
+    if where is not True:
+        square = _masked("sum", square, where, None)
     total = _reduce("sum", square, axes, keepdims)
-    return E.apply("divide", total, float(n - correction) if n - correction > 0 else 0.0)
+    d = _ddof("var", ddof, correction)
+    if isinstance(n, DArray):
+        denominator = E.apply("maximum", E.apply("subtract", n, d), 0)
+        return finish("var", E.apply("divide", total, denominator).astype(total.dtype, copy=False), out)
+    return finish("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0), out)
 
 
-def std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> DArray:
-    """Standard deviation with ``correction``. See also: numpy.std."""
-    return E.apply("sqrt", var(x, axis=axis, correction=correction, keepdims=keepdims))
-
+def std(x: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+        keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
+    """Standard deviation (the square root of :func:`var`, same parameters). See also: numpy.std."""
+    v = var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return finish("std", E.apply("sqrt", v), out)
