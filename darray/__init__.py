@@ -87,7 +87,7 @@ from .ops.polynomial import *  # noqa: F403
 from .ops.polynomial import __all__ as _polynomial_all
 from .ops.reduction import *  # noqa: F403
 from .ops.reduction import __all__ as _reduction_all
-from .ops.scan import cumulative_prod, cumulative_sum
+from .ops.scan import cumprod, cumsum, cumulative_prod, cumulative_sum
 from .ops.searching import *  # noqa: F403
 from .ops.searching import __all__ as _searching_all
 from .ops.selection import *  # noqa: F403
@@ -138,7 +138,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
-    "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod",
+    "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod", "cumsum", "cumprod",
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",

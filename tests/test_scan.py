@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_same
+from helpers import assert_same, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -189,3 +189,22 @@ def test_any_place(any_place):
     assert_same(da.cumulative_sum(xd, axis=1, dtype=da.int8), np.cumulative_sum(x, axis=1, dtype=np.int8))
     v = np.array([-0.0, -0.0])
     assert np.signbit(da.cumulative_sum(da.asarray(v, device=any_place)).get()).all()
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@given(data=st.data(), dtype=st.sampled_from(["int8", "int32", "float32", "float64", "complex64"]))
+def test_numpy_form_flattens_and_writes_out(place, name, data, dtype) -> None:
+    base, view = data.draw(viewed(dtype, elements=st.integers(-3, 3)))
+    a, x = view(base), view(da.asarray(base, device=place))
+    tol = {"rtol": 1e-5, "atol": 1e-5}
+    assert_same(getattr(da, name)(x), getattr(np, name)(a), **tol)
+    assert_same(getattr(x, name)(), getattr(a, name)(), **tol)
+    if a.ndim:
+        axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+        assert_same(getattr(da, name)(x, axis), getattr(np, name)(a, axis), **tol)
+        assert_same(getattr(da, name)(x, axis, "float64"), getattr(np, name)(a, axis, "float64"), **tol)
+        want = getattr(np, name)(a, axis)
+        out = da.empty(want.shape, dtype=want.dtype, device=place)
+        assert getattr(da, name)(x, axis, out=out) is out
+        assert_same(out, want, **tol)

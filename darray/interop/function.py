@@ -7,7 +7,7 @@ equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 passed on unchanged; else it is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
 (``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
-does not share: ``trace``'s axes 0 and 1, ``cumsum``'s flattening). ``out=`` is written after
+does not share: ``trace``'s axes 0 and 1). ``out=`` is written after
 the call; any other argument darray does not take, given a value other than NumPy's default,
 is a TypeError naming it. A NumPy function darray does not implement runs NumPy on the arrays'
 own memory when they are all on the ``cpu`` place (no copy), and is a TypeError naming it on
@@ -26,7 +26,7 @@ from .._array import DArray
 from .._convert import asarray
 from ..ops import _dispatch as D
 from ..ops._out import store
-from ..ops.manipulation import moveaxis, reshape
+from ..ops.manipulation import moveaxis
 
 _P = inspect.Parameter
 _RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},
@@ -78,14 +78,7 @@ def _last_two(args: dict[str, Any]) -> None:
     args["a"] = moveaxis(args["a"], axes, (-2, -1))
 
 
-def _flat_by_default(args: dict[str, Any]) -> None:
-    """``numpy.cumsum``/``cumprod`` without an axis run over the flattened array."""
-    if args.get("axis") is None:
-        args["a"], args["axis"] = reshape(args["a"], (-1,)), 0
-
-
-_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two, "cumsum": _flat_by_default,
-                                                          "cumprod": _flat_by_default}
+_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two}
 
 
 @lru_cache(maxsize=256)

@@ -23,9 +23,10 @@ from ..lazy.render import header
 from ..place import CLPlace, runtime
 from . import _dispatch as D
 from ._kernel import run as launch
+from ._out import finish
 from .reduction import _dtypes
 
-__all__ = ["cumulative_sum", "cumulative_prod"]
+__all__ = ["cumulative_sum", "cumulative_prod", "cumsum", "cumprod"]
 
 
 @cache
@@ -124,12 +125,30 @@ def _cumulative_cl(op: str, x: DArray, axis: int, out_dt: np.dtype, include_init
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
                    include_initial: bool = False) -> DArray:
     """Cumulative sum along ``axis`` (required for N-D input). Integer input widens as in ``sum``.
-    The result may be a transposed view. See also: numpy.cumsum."""
+    The result may be a transposed view. See also: numpy.cumulative_sum."""
     return _cumulative("sum", x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
                     include_initial: bool = False) -> DArray:
-    """Cumulative product along ``axis``. See also: numpy.cumprod."""
+    """Cumulative product along ``axis``. See also: numpy.cumulative_prod."""
     return _cumulative("prod", x, axis, dtype, include_initial)
+
+
+def cumsum(a: Any, /, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
+    """Cumulative sum along ``axis``; None scans the flattened array (NumPy's ``cumsum``, where the
+    Array API's ``cumulative_sum`` needs an axis). See also: numpy.cumsum."""
+    return _numpy_scan("sum", a, axis, dtype, out)
+
+
+def cumprod(a: Any, /, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
+    """Cumulative product along ``axis``; None scans the flattened array. See also: numpy.cumprod."""
+    return _numpy_scan("prod", a, axis, dtype, out)
+
+
+def _numpy_scan(op: str, a: Any, axis: int | None, dtype: Any, out: Any) -> DArray:
+    x = a if isinstance(a, DArray) else asarray(a)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    return finish(f"cum{op}", _cumulative(op, x, axis, dtype, False), out)
 

@@ -1,0 +1,64 @@
+"""The nan* functions against NumPy's: NaN treated as missing, over views, axes, dtypes and places."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from helpers import assert_same, viewed
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+
+FUNCS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
+         "nancumsum", "nancumprod"]
+SPECIALS = st.sampled_from([np.nan, np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.0, 3.0])
+
+
+def _numpy(name: str, a: np.ndarray, *args, **kw):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return getattr(np, name)(a, *args, **kw)
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@pytest.mark.parametrize("name", FUNCS)
+@given(data=st.data(), dtype=st.sampled_from(["float32", "float64", "int32", "complex128"]))
+def test_matches_numpy(place, name, data, dtype) -> None:
+    if dtype == "complex128" and name in ("nanmax", "nanmin", "nanargmax", "nanargmin"):
+        return  # NumPy orders complex lexicographically; darray's max/min take no complex
+    elements = st.integers(-3, 3) if dtype == "int32" else SPECIALS
+    if dtype == "complex128" and "prod" in name:  # complex products of inf differ (darray multiplies by 1 first)
+        elements = st.sampled_from([np.nan, 0.0, -1.5, 2.0])
+    base, view = data.draw(viewed(dtype, elements=elements))
+    a, x = view(base), view(da.asarray(base, device=place))
+    axis = data.draw(st.sampled_from([None, *range(-a.ndim, a.ndim)]))
+    tol = {"rtol": 1e-5, "atol": 1e-5}
+    try:
+        want = _numpy(name, a, axis)
+    except ValueError:
+        with pytest.raises(ValueError, match="darray"):
+            getattr(da, name)(x, axis)
+        return
+    assert_same(getattr(da, name)(x, axis), want, **tol)
+    if name not in ("nancumsum", "nancumprod", "nanargmax", "nanargmin"):
+        assert_same(getattr(da, name)(x, axis=axis, keepdims=True), _numpy(name, a, axis=axis, keepdims=True), **tol)
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+def test_keywords_out_and_all_nan(place) -> None:
+    a = np.array([[np.nan, 1.0, 2.0], [np.nan, np.nan, np.nan]])
+    x = da.asarray(a, device=place)
+    out = da.empty(2, device=place)
+    assert da.nanmax(x, 1, out) is out
+    assert_same(out, _numpy("nanmax", a, 1))
+    assert_same(da.nanmean(x, axis=1), _numpy("nanmean", a, axis=1))
+    assert_same(da.nanvar(x, axis=1, ddof=1), _numpy("nanvar", a, axis=1, ddof=1))
+    assert_same(da.nansum(x, axis=0, where=da.asarray([True, False, True], device=place)),
+                np.nansum(a, axis=0, where=[True, False, True]))
+    assert_same(da.nanmin(x, axis=1, initial=0.5), np.nanmin(a, axis=1, initial=0.5))
+    with pytest.raises(ValueError, match="All-NaN"):
+        da.nanargmax(x, axis=1)
+    assert_same(da.nanargmax(x[:1], axis=1), np.nanargmax(a[:1], axis=1))  # the next call works
+    assert isinstance(np.nansum(x), da.DArray)
