@@ -24,6 +24,7 @@ from .._convert import asarray, assign, astype, empty
 from ..dim import Dim, broadcast_shapes, check_nbytes, normalize_axes, normalize_axis
 from ..place import Place
 from . import _dispatch as D
+from ._out import finish
 
 __all__ = ["array_split", "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
            "permute_dims", "ravel", "reshape", "split", "squeeze", "stack", "swapaxes", "transpose", "unstack"]
@@ -71,13 +72,23 @@ def along(axis: int, key: Any) -> tuple[Any, ...]:
 # -- shapes and axes (views) ---------------------------------------------------------------
 
 @named
-def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
-    """``x`` with a new shape (one size may be -1).
+def reshape(x: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+            copy: bool | None = None) -> DArray:
+    """``x`` with a new shape (one size may be -1), its elements read and placed in C order, or in
+    Fortran order for ``order="F"`` (``"A"``: Fortran for Fortran-contiguous input).
 
     A view when the strides allow it, else a contiguous copy; ``copy=True`` always copies,
     ``copy=False`` raises ValueError when a view is impossible. See also: numpy.reshape.
     """
     x = one("reshape", x)
+    shape = newshape if shape is None else shape
+    if shape is None:
+        raise TypeError("reshape() missing required argument 'shape'")
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', got {order!r}")
+    if order == "F" or (order == "A" and x._dim.is_f_contiguous and not x._dim.is_c_contiguous):
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        return transpose(reshape(transpose(x), shape[::-1], copy=copy))
     dim = x._dim.reshape(shape)
     if not x.size:  # sizes that multiply to 0 can still be too big for an array (NumPy's rule)
         check_nbytes(dim.shape, x.itemsize, "reshape")
@@ -92,12 +103,14 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> DArray:
 
 
 @named
-def ravel(x: Any, /) -> DArray:
-    """``x`` as a contiguous 1-D array.
+def ravel(x: Any, /, order: str = "C") -> DArray:
+    """``x`` as a contiguous 1-D array, in C order (``order="F"``: Fortran order).
 
     A view when ``x`` is C-contiguous, else a copy. See also: numpy.ravel.
     """
     x = one("ravel", x)
+    if order == "F" or (order == "A" and x._dim.is_f_contiguous and not x._dim.is_c_contiguous):
+        x = transpose(x)
     return reshape(x, -1, copy=None if x._dim.is_c_contiguous else True)
 
 
@@ -199,7 +212,7 @@ def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
 
 
 @named
-def flip(x: Any, /, *, axis: int | Sequence[int] | None = None) -> DArray:
+def flip(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
     """The elements in reverse order along ``axis`` (a negative-step view).
 
     ``axis``: None (all axes), an int or a tuple. See also: numpy.flip.
@@ -258,11 +271,22 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
 
 
 @named
-def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> DArray:
-    """The arrays (all of one shape) joined along a new axis, in their promoted dtype.
+def stack(arrays: Sequence[Any], /, axis: int = 0, out: Any = None, *, dtype: Any = None,
+          casting: str = "same_kind") -> DArray:
+    """The arrays (all of one shape) joined along a new axis, in their promoted dtype (or ``dtype``,
+    cast under ``casting``), written into ``out`` when given.
 
     A new array; ``axis`` is the new axis' position in it. See also: numpy.stack.
     """
+    if out is not None or dtype is not None:
+        xs = arrays_of("stack", list(arrays))[0]
+        if dtype is not None:
+            dt = _dt.as_dtype(dtype, "stack")
+            bad = [x.dtype for x in xs if not _dt.can_cast(x.dtype, dt, casting=casting)]
+            if bad:
+                raise TypeError(f"Cannot cast array data from {bad[0]} to {dt} according to the rule {casting!r}")
+            xs = [x.astype(dt, copy=False) for x in xs]
+        return finish("stack", stack(xs, axis), out)
     xs, place = arrays_of("stack", list(arrays))
     if not xs:
         raise ValueError("need at least one array to stack")
