@@ -46,20 +46,8 @@ from .npyio import *  # noqa: F403
 from .npyio import __all__ as _npyio_all
 from .ops.arrange import *  # noqa: F403
 from .ops.arrange import __all__ as _arrange_all
-from .ops.creation import (
-    arange,
-    asarray,
-    empty,
-    empty_like,
-    eye,
-    full,
-    full_like,
-    linspace,
-    ones,
-    ones_like,
-    zeros,
-    zeros_like,
-)
+from .ops.creation import *  # noqa: F403
+from .ops.creation import __all__ as _creation_all
 from .ops.einsum import *  # noqa: F403
 from .ops.einsum import __all__ as _einsum_all
 from .ops.elementwise import *  # noqa: F403
@@ -137,8 +125,7 @@ __all__ = [
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
-    "asarray", "empty", "empty_like", "eye", "full", "full_like", "arange", "linspace", "ones", "ones_like",
-    "zeros", "zeros_like", *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod", "cumsum", "cumprod",
+    *_creation_all, *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod", "cumsum", "cumprod",
     *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",

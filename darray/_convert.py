@@ -223,7 +223,8 @@ def _host_view_cl(x: DArray) -> None:
     return None
 
 
-def asarray(obj: Any, /, *, dtype: Any = None, device: PlaceLike = None, copy: bool | None = None) -> DArray:
+def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device: PlaceLike = None,
+            copy: bool | None = None, like: Any = None) -> DArray:
     """Convert ``obj`` (NumPy array, nested list, scalar, DArray, pyopencl array) to a DArray on ``device``.
 
     See also: numpy.asarray. ``copy=False`` raises ValueError when a copy is needed.

@@ -206,3 +206,57 @@ def test_large_but_possible_sizes_match_numpy(any_place):
     array of 2**62 bytes spanned (size 0)."""
     for shape, dtype in (((0, 2**62), "bool"), ((0, 2**59), "float64"), ((2**40, 0), "complex128")):
         assert_same(da.empty(shape, dtype=dtype, device=any_place), np.empty(shape, dtype))
+
+
+# -- NumPy's creation routines and signatures -----------------------------------------------------
+@pytest.mark.parametrize("place", [None, "cpu"])
+def test_numpy_signatures_and_orders(place) -> None:
+    assert da.zeros(3, int, device=place).dtype == np.int64
+    f = da.ones((2, 3), np.float32, "F", device=place)
+    assert f.flags.f_contiguous and not f.flags.c_contiguous and f.shape == (2, 3)
+    assert_same(da.full((2, 2), 7, int, "F", device=place), np.full((2, 2), 7, int, "F"))
+    assert da.empty((2, 3), order="F", device=place).flags.f_contiguous
+    assert da.zeros_like(f).flags.f_contiguous and da.zeros_like(f, order="C").flags.c_contiguous
+    assert da.empty_like(f, shape=(4,)).shape == (4,)
+    assert_same(da.full_like(da.arange(3, device=place), 2.5, np.float32), np.full_like(np.arange(3), 2.5,
+                                                                                     np.float32))
+    assert_same(da.eye(3, 4, 1, int, "F", device=place), np.eye(3, 4, 1, int, "F"))
+    assert_same(da.arange(0, 5, 2, np.int32, device=place), np.arange(0, 5, 2, np.int32))
+    got, step = da.linspace(0, 1, 5, True, True, device=place)
+    want, want_step = np.linspace(0, 1, 5, True, True)
+    assert_same(got, want) and step == want_step
+    assert_same(da.linspace([0, 1], [2, 3], 3, axis=1, device=place), np.linspace([0, 1], [2, 3], 3, axis=1))
+    assert_same(da.asarray([1, 2], np.float32, device=place), np.asarray([1, 2], np.float32))
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+def test_numpy_creation_routines(place) -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    x = da.asarray(a, device=place)
+    assert_same(da.array(x, ndmin=4), np.array(a, ndmin=4))
+    assert da.array(x, copy=None) is x and da.array(x) is not x
+    with pytest.raises(ValueError):
+        da.array(x, np.int32, copy=False)
+    assert da.array(x, order="F").flags.f_contiguous
+    assert da.asanyarray(x) is x and da.ascontiguousarray(x.T).flags.c_contiguous
+    assert da.asfortranarray(x).flags.f_contiguous and da.ascontiguousarray(5.0).shape == (1,)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        da.asarray_chkfinite([1.0, np.nan])
+    assert_same(da.copy(x[:, ::-1]), np.copy(a[:, ::-1]))
+    assert_same(da.identity(3, int), np.identity(3, int))
+    assert_same(da.logspace(0, 2, 4, base=2.0), np.logspace(0, 2, 4, base=2.0))
+    assert_same(da.geomspace(1, 1000, 4), np.geomspace(1, 1000, 4))
+    assert_same(da.fromfunction(lambda i, j: i * 10 + j, (2, 3), dtype=int), np.fromfunction(lambda i, j: i * 10 + j,
+                                                                                             (2, 3), dtype=int))
+    assert_same(da.fromiter(range(5), np.int16), np.fromiter(range(5), np.int16))
+    assert_same(da.frombuffer(b"\x01\x02\x03\x04", np.uint8, 2, 1), np.frombuffer(b"\x01\x02\x03\x04", np.uint8, 2, 1))
+    assert_same(da.fromstring("1 2 3", int, sep=" "), np.fromstring("1 2 3", int, sep=" "))
+    for k in (-2, 0, 1):
+        assert_same(da.tri(3, 4, k), np.tri(3, 4, k))
+        assert_same(da.diag(x, k), np.diag(a, k))
+        assert_same(da.diag(da.asarray([1, 2, 3]), k), np.diag([1, 2, 3], k))
+        assert_same(da.diagflat(x, k), np.diagflat(a, k))
+    assert_same(da.diag(x.T[::-1], 1), np.diag(a.T[::-1], 1))
+    for n, inc in [(None, False), (4, True), (2, False)]:
+        assert_same(da.vander(da.asarray([1, 2, 3], device=place), n, inc), np.vander([1, 2, 3], n, inc))
+        assert_same(da.vander(da.asarray([0.5, -2.0], device=place), n, inc), np.vander([0.5, -2.0], n, inc))

@@ -25,7 +25,7 @@ def test_table_holds_the_numpy_functions_darray_implements() -> None:
         assert f in t, f
     assert not any(isinstance(f, np.ufunc) for f in t)
     assert all(e in entries(da) for e in t.values())
-    assert t[np.transpose].name == "transpose" and t[np.concatenate].name == "concat"
+    assert t[np.transpose].name == "transpose" and t[np.concatenate].name == "concatenate"
 
 
 CASES = [

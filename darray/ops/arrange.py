@@ -136,7 +136,7 @@ def _triangle(name: str, x: Any, k: int) -> DArray:
 
 
 @named
-def tril(x: Any, /, *, k: int = 0) -> DArray:
+def tril(x: Any, /, k: int = 0) -> DArray:
     """The lower triangle of the last two axes: elements above diagonal ``k`` zeroed (lazy).
 
     See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
@@ -145,7 +145,7 @@ def tril(x: Any, /, *, k: int = 0) -> DArray:
 
 
 @named
-def triu(x: Any, /, *, k: int = 0) -> DArray:
+def triu(x: Any, /, k: int = 0) -> DArray:
     """The upper triangle of the last two axes: elements below diagonal ``k`` zeroed (lazy).
 
     See also: numpy.triu. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).

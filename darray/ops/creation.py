@@ -16,9 +16,12 @@ from .._convert import asarray, assign, from_numpy
 from .._convert import empty as _empty
 from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
+from . import elementwise as E
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
-           "arange", "linspace", "eye"]
+           "arange", "linspace", "eye", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
+           "asarray_chkfinite", "copy", "identity", "logspace", "geomspace", "fromfunction", "fromiter", "frombuffer",
+           "fromstring", "tri", "vander", "diag", "diagflat"]
 
 
 def default_float(place: Place) -> np.dtype:
@@ -32,15 +35,27 @@ def _dtype(dtype: Any, place: Place, op: str) -> np.dtype:
     return default_float(place) if dtype is None else _dt.as_dtype(dtype, op)
 
 
-def empty(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
-    """An uninitialised array. See also: numpy.empty."""
+def _ordered(shape: Any, order: str, make: Any) -> DArray:
+    """``make(shape)``, or for ``order="F"`` the transpose of ``make(reversed shape)`` (a
+    Fortran-contiguous array)."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"darray: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    if order != "F":
+        return make(shape)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return make(shape[::-1]).T
+
+
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: PlaceLike = None, like: Any = None) -> DArray:
+    """An uninitialised array (``order="F"``: Fortran-contiguous). See also: numpy.empty."""
     place = parse(device)
-    return _empty(shape, _dtype(dtype, place, "empty"), place)
+    return _ordered(shape, order, lambda s: _empty(s, _dtype(dtype, place, "empty"), place))
 
 
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *, device: PlaceLike = None,
+         like: Any = None) -> DArray:
     """An array filled with ``fill_value``; dtype inferred from it when not given. See also: numpy.full."""
-    return _full("full", shape, fill_value, dtype, parse(device))
+    return _ordered(shape, order, lambda s: _full("full", s, fill_value, dtype, parse(device)))
 
 
 def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DArray:
@@ -59,47 +74,57 @@ def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DAr
     return out
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: PlaceLike = None, like: Any = None) -> DArray:
     """An array of zeros (default dtype: the place's default float). See also: numpy.zeros."""
     place = parse(device)
-    return _full("zeros", shape, 0, _dtype(dtype, place, "zeros"), place)
+    return _ordered(shape, order, lambda s: _full("zeros", s, 0, _dtype(dtype, place, "zeros"), place))
 
 
-def ones(shape: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: PlaceLike = None, like: Any = None) -> DArray:
     """An array of ones (default dtype: the place's default float). See also: numpy.ones."""
     place = parse(device)
-    return _full("ones", shape, 1, _dtype(dtype, place, "ones"), place)
+    return _ordered(shape, order, lambda s: _full("ones", s, 1, _dtype(dtype, place, "ones"), place))
 
 
-def _like(op: str, x: DArray, dtype: Any, device: PlaceLike) -> tuple[np.dtype, Place]:
-    return (x.dtype if dtype is None else _dt.as_dtype(dtype, op)), (x.place if device is None else parse(device))
+def _like(op: str, x: Any, dtype: Any, device: PlaceLike, order: str, shape: Any,
+          make: Any) -> DArray:
+    """``make(shape, dtype, place)`` for an array like ``x`` (its shape, dtype and place unless given;
+    ``order`` "K"/"A" keep a Fortran-contiguous ``x``'s order)."""
+    x = x if isinstance(x, DArray) else asarray(x)
+    dt = x.dtype if dtype is None else _dt.as_dtype(dtype, op)
+    place = x.place if device is None else parse(device)
+    if order in ("K", "A") and x.ndim > 1 and x._dim.is_f_contiguous and not x._dim.is_c_contiguous:
+        order = "F"
+    return _ordered(x.shape if shape is None else shape, order, lambda s: make(s, dt, place))
 
 
-def empty_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def empty_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.empty_like."""
-    dt, place = _like("empty_like", x, dtype, device)
-    return _empty(x.shape, dt, place, "empty_like")
+    return _like("empty_like", x, dtype, device, order, shape, lambda s, d, p: _empty(s, d, p, "empty_like"))
 
 
-def zeros_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def zeros_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.zeros_like."""
-    dt, place = _like("zeros_like", x, dtype, device)
-    return _full("zeros_like", x.shape, 0, dt, place)
+    return _like("zeros_like", x, dtype, device, order, shape, lambda s, d, p: _full("zeros_like", s, 0, d, p))
 
 
-def ones_like(x: DArray, /, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def ones_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+              device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.ones_like."""
-    dt, place = _like("ones_like", x, dtype, device)
-    return _full("ones_like", x.shape, 1, dt, place)
+    return _like("ones_like", x, dtype, device, order, shape, lambda s, d, p: _full("ones_like", s, 1, d, p))
 
 
-def full_like(x: DArray, /, fill_value: Any, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def full_like(x: DArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.full_like."""
-    dt, place = _like("full_like", x, dtype, device)
-    return _full("full_like", x.shape, fill_value, dt, place)
+    return _like("full_like", x, dtype, device, order, shape,
+                 lambda s, d, p: _full("full_like", s, fill_value, d, p))
 
 
-def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *, device: PlaceLike = None,
+           like: Any = None) -> DArray:
     """Evenly spaced values in ``[start, stop)``, computed on the host, then copied. See also: numpy.arange."""
     if step == 0:
         raise ValueError("darray arange: step must not be zero")
@@ -111,8 +136,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     return from_numpy(host, place)
 
 
-def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: PlaceLike = None,
-             endpoint: bool = True) -> DArray:
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0, *, device: PlaceLike = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``, computed on the host, then copied.
 
     The endpoints may be DArrays (read back; the result goes to their place unless ``device``
@@ -125,15 +150,17 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: P
     place = ends[0].place if ends and device is None else parse(device)
     dt = None if dtype is None else _dt.as_dtype(dtype, "linspace")
     start, stop = (v.get() if isinstance(v, DArray) else v for v in (start, stop))
-    host = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+    host, step = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt, retstep=True, axis=axis)
     if dt is None and host.dtype == _dt.float64:
         host = host.astype(default_float(place))
-    return from_numpy(host, place)
+    return (from_numpy(host, place), step) if retstep else from_numpy(host, place)
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
-        device: PlaceLike = None) -> DArray:
+def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, order: str = "C", *,
+        device: PlaceLike = None, like: Any = None) -> DArray:
     """Ones on the ``k``-th diagonal of an ``n_rows`` x ``n_cols`` matrix, zeros elsewhere. See also: numpy.eye."""
+    if order == "F":
+        return eye(n_rows if n_cols is None else n_cols, n_rows, -k, dtype, device=device).T
     place = parse(device)
     for v in (n_rows, n_cols if n_cols is not None else 0):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
@@ -145,3 +172,149 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     if count:
         assign(out, Dim((count,), (cols + 1,), start), 1)
     return out
+
+
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K", subok: bool = False,  # noqa: A002
+          ndmin: int = 0, like: Any = None, device: PlaceLike = None) -> DArray:
+    """``object`` as a new DArray (``copy=None``: only when needed; ``copy=False``: ValueError when
+    needed), with at least ``ndmin`` dimensions; ``order="F"`` gives a Fortran-contiguous copy.
+    See also: numpy.array."""
+    x = asarray(object, dtype=dtype, device=device, copy=copy)
+    if ndmin > x.ndim:
+        x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
+    if order == "F" and x.ndim > 1 and not x._dim.is_f_contiguous:
+        x = x.T.copy().T
+    elif order == "C" and not x._dim.is_c_contiguous:
+        x = x.copy()
+    return x
+
+
+def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: PlaceLike = None,
+               copy: bool | None = None, like: Any = None) -> DArray:
+    """``asarray`` (darray has no array subclasses). See also: numpy.asanyarray."""
+    return asarray(a, dtype=dtype, device=device, copy=copy)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None, device: PlaceLike = None) -> DArray:
+    """``a`` as a C-contiguous DArray of at least 1 dimension (a copy only when needed). See also:
+    numpy.ascontiguousarray."""
+    return array(a, dtype, copy=None, order="C", ndmin=1, device=device)
+
+
+def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None, device: PlaceLike = None) -> DArray:
+    """``a`` as a Fortran-contiguous DArray of at least 1 dimension (a copy only when needed). See also:
+    numpy.asfortranarray."""
+    return array(a, dtype, copy=None, order="F", ndmin=1, device=device)
+
+
+def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None, *, device: PlaceLike = None) -> DArray:
+    """``asarray``, with ValueError when an element is NaN or infinite (one device reduction). See also:
+    numpy.asarray_chkfinite."""
+    x = asarray(a, dtype=dtype, device=device)
+    if x.dtype.kind in "fc" and x.size and not bool(E.apply("isfinite", x).all()):
+        raise ValueError("darray asarray_chkfinite: array must not contain infs or NaNs")
+    return x
+
+
+def copy(a: Any, order: str = "K", subok: bool = False) -> DArray:  # noqa: A001
+    """A copy of ``a`` (C order; ``order="F"`` Fortran order). See also: numpy.copy."""
+    return array(a, copy=True, order="F" if order == "F" else "K")
+
+
+def identity(n: int, dtype: Any = None, *, like: Any = None, device: PlaceLike = None) -> DArray:
+    """The ``n`` x ``n`` identity matrix. See also: numpy.identity."""
+    return eye(n, dtype=dtype, device=device)
+
+
+def _host_made(host: np.ndarray, dtype: Any, place: Place) -> DArray:
+    if dtype is None and host.dtype == _dt.float64:
+        host = host.astype(default_float(place))
+    return from_numpy(host, place)
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0, dtype: Any = None,
+             axis: int = 0, *, device: PlaceLike = None) -> DArray:
+    """``base ** linspace(start, stop, num)``, computed on the host, then copied. See also: numpy.logspace."""
+    place = parse(device)
+    return _host_made(np.logspace(start, stop, num, endpoint, base, dtype, axis), dtype, place)
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0, *,
+              device: PlaceLike = None) -> DArray:
+    """A geometric progression from ``start`` to ``stop``, computed on the host, then copied. See also:
+    numpy.geomspace."""
+    place = parse(device)
+    return _host_made(np.geomspace(start, stop, num, endpoint, dtype, axis), dtype, place)
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, like: Any = None, device: PlaceLike = None,
+                 **kwargs: Any) -> Any:
+    """``function(*indices)`` called once with one index array per axis (DArrays of ``dtype``), as NumPy.
+    See also: numpy.fromfunction."""
+    place = parse(device)
+    grids = np.indices(tuple(shape), dtype=dtype)
+    return function(*(from_numpy(np.ascontiguousarray(g), place) for g in grids), **kwargs)
+
+
+def fromiter(iter: Any, dtype: Any, count: int = -1, *, like: Any = None, device: PlaceLike = None) -> DArray:  # noqa: A002
+    """A 1-D array from an iterable (read on the host, then copied). See also: numpy.fromiter."""
+    return from_numpy(np.fromiter(iter, dtype, count), parse(device))
+
+
+def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0, *, like: Any = None,
+               device: PlaceLike = None) -> DArray:
+    """A 1-D array of the bytes of ``buffer`` (copied to the place). Differs from NumPy: a copy, not a
+    view of the buffer. See also: numpy.frombuffer."""
+    return from_numpy(np.frombuffer(buffer, dtype, count, offset).copy(), parse(device))
+
+
+def fromstring(string: str, dtype: Any = float, count: int = -1, *, sep: str, like: Any = None,
+               device: PlaceLike = None) -> DArray:
+    """A 1-D array parsed from text separated by ``sep`` (NumPy 2 requires it). See also: numpy.fromstring."""
+    return from_numpy(np.fromstring(string, dtype, count, sep=sep), parse(device))
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *, like: Any = None,  # noqa: N803
+        device: PlaceLike = None) -> DArray:
+    """Ones at and below the ``k``-th diagonal of an ``N`` x ``M`` array. See also: numpy.tri."""
+    place = parse(device)
+    rows = arange(N, dtype=_dt.int64, device=place).reshape(N, 1)
+    cols = arange(N if M is None else M, dtype=_dt.int64, device=place)
+    return (cols - rows <= k).astype(_dt.as_dtype(dtype, "tri"))
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> DArray:  # noqa: N803
+    """The Vandermonde matrix of 1-D ``x``: columns ``x**(N-1), ..., x**0`` (reversed with
+    ``increasing``). See also: numpy.vander."""
+    v = asarray(x)
+    if v.ndim != 1:
+        raise ValueError("darray vander: x must be a one-dimensional array or sequence.")
+    n = v.size if N is None else N
+    powers = arange(n, dtype=_dt.int64, device=v.place)
+    if not increasing:
+        powers = powers[::-1]
+    out_dt = _dt.result_type(v.dtype, _dt.int64) if v.dtype.kind in "biu" else v.dtype
+    return (v.reshape(-1, 1).astype(out_dt) ** powers.astype(out_dt)).astype(out_dt)
+
+
+def diag(v: Any, k: int = 0) -> DArray:
+    """The ``k``-th diagonal of a 2-D array (a view), or a 2-D array with 1-D ``v`` on its ``k``-th
+    diagonal. See also: numpy.diag."""
+    x = asarray(v)
+    if x.ndim == 2:
+        rows, cols = x.shape
+        count = max(0, min(rows - max(-k, 0), cols - max(k, 0)))
+        start = x._dim.offset + (k * x._dim.strides[1] if k >= 0 else -k * x._dim.strides[0])
+        return x._view(Dim((count,), (x._dim.strides[0] + x._dim.strides[1],), start if count else x._dim.offset))
+    if x.ndim != 1:
+        raise ValueError("darray diag: Input must be 1- or 2-d.")
+    n = x.size + abs(k)
+    out = zeros((n, n), dtype=x.dtype, device=x.place)
+    if x.size:
+        assign(out, Dim((x.size,), (n + 1,), k if k >= 0 else -k * n), x)
+    return out
+
+
+def diagflat(v: Any, k: int = 0) -> DArray:
+    """A 2-D array with the flattened input on its ``k``-th diagonal. See also: numpy.diagflat."""
+    return diag(asarray(v).reshape(-1), k)
