@@ -14,14 +14,22 @@ from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
+# NumPy's dtype names beyond the Array API's: ``dtype`` itself, NumPy's abstract scalar types (so
+# ``issubdtype(x.dtype, darray.floating)`` works) and the C-named aliases (dtypes, as darray's own names)
+NUMPY_NAMES = ["dtype", "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+               "complexfloating", "byte", "short", "intc", "int_", "intp", "long", "longlong", "ubyte", "ushort",
+               "uintc", "uint", "uintp", "ulong", "ulonglong", "half", "single", "double", "cdouble", "csingle",
+               "issubdtype", "min_scalar_type", "common_type", "mintypecode", "typename"]
+
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "ALL_DTYPES",
     "as_dtype", "result_type", "promote_types", "can_cast", "finfo", "iinfo",
     "finfo_object", "iinfo_object", "isdtype", "category", "real_dtype",
     "complex_dtype", "default_float", "default_int", "default_complex", "ctype",
-    "check_device_dtype",
+    "check_device_dtype", *NUMPY_NAMES,
 ]
+
 
 bool_: np.dtype = np.dtype("bool")
 int8: np.dtype = np.dtype("int8")
@@ -215,6 +223,10 @@ class finfo_object:
     min: float
     smallest_normal: float
     dtype: np.dtype
+    tiny: float = 0.0  # NumPy's names beside the Array API's
+    resolution: float = 0.0
+    precision: int = 0
+    smallest_subnormal: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -248,7 +260,8 @@ def finfo(type: Any, /) -> finfo_object:
     fi = np.finfo(dt)
     return finfo_object(
         bits=int(fi.bits), eps=float(fi.eps), max=float(fi.max), min=float(fi.min),
-        smallest_normal=float(fi.smallest_normal), dtype=real_dtype(dt),
+        smallest_normal=float(fi.smallest_normal), dtype=real_dtype(dt), tiny=float(fi.tiny),
+        resolution=float(fi.resolution), precision=int(fi.precision), smallest_subnormal=float(fi.smallest_subnormal),
     )
 
 
@@ -352,3 +365,32 @@ def check_device_dtype(
     else:
         return
     raise TypeError(f"{_prefix(op)}device '{device_name}' cannot do {dt.name} (no {ext})")
+
+
+dtype = np.dtype
+generic, number, integer, signedinteger = np.generic, np.number, np.integer, np.signedinteger
+unsignedinteger, inexact, floating, complexfloating = np.unsignedinteger, np.inexact, np.floating, np.complexfloating
+byte, short, intc, int_, intp, long, longlong = (np.dtype(t) for t in ("b", "h", "i", "int_", "intp", "l", "q"))
+ubyte, ushort, uintc, uint, uintp, ulong, ulonglong = (np.dtype(t) for t in ("B", "H", "I", "uint", "uintp", "L", "Q"))
+half, single, double, csingle, cdouble = (np.dtype(t) for t in ("e", "f", "d", "F", "D"))
+issubdtype = np.issubdtype
+mintypecode = np.mintypecode
+typename = np.typename
+
+
+def min_scalar_type(a: Any, /) -> np.dtype:
+    """The smallest dtype holding ``a`` (a scalar; an array's own dtype otherwise). See also: numpy.min_scalar_type."""
+    dt = getattr(a, "dtype", None)
+    return as_dtype(dt) if dt is not None and getattr(a, "ndim", False) else np.min_scalar_type(a)
+
+
+def common_type(*arrays: Any) -> np.dtype:
+    """The inexact dtype NumPy's ``common_type`` gives the arrays: integers count as float64, else the
+    widest float, complex if any is complex. Differs from NumPy: returns a dtype, not a scalar type.
+    See also: numpy.common_type."""
+    kinds = [as_dtype(getattr(a, "dtype", a), "common_type") for a in arrays]
+    if any(d.kind == "b" for d in kinds):
+        raise TypeError("darray common_type: can't get common type for non-numeric array")
+    size = max((d.itemsize // (2 if d.kind == "c" else 1) if d.kind in "fc" else 8) for d in kinds) if kinds else 2
+    real = {2: float16, 4: float32, 8: float64}[size]
+    return complex_dtype(real) if any(d.kind == "c" for d in kinds) else real

@@ -298,3 +298,23 @@ def test_check_device_dtype():
     for dt in [d.float32, d.complex64, d.int64, d.bool_]:
         d.check_device_dtype(dt, device_name="min", fp64=False, fp16=False)
     d.check_device_dtype(d.float16, device_name="Z", fp64=False, fp16=True)
+
+
+def test_numpy_dtype_names() -> None:
+    """NumPy's abstract types, C-named aliases and dtype functions, as NumPy code uses them."""
+    x = da.zeros(3)
+    assert da.issubdtype(x.dtype, da.floating) and da.issubdtype(da.int16, da.signedinteger)
+    assert not da.issubdtype(da.uint8, da.signedinteger) and da.issubdtype(da.complex64, da.complexfloating)
+    assert x.dtype == da.double and da.zeros(2, dtype=da.intc).dtype == np.intc and da.dtype("f4") == da.single
+    for name in ("byte", "short", "intc", "int_", "intp", "long", "longlong", "ubyte", "ushort", "uintc", "uint",
+                 "uintp", "ulong", "ulonglong", "half", "single", "double", "csingle", "cdouble"):
+        assert getattr(da, name) == np.dtype(getattr(np, name)), name
+    assert da.common_type(x, da.zeros(2, da.complex64)) == np.complex128
+    assert da.common_type(da.zeros(2, da.float32)) == np.float32 and da.common_type(da.zeros(2, da.int8)) == np.float64
+    with pytest.raises(TypeError, match="common_type"):
+        da.common_type(da.zeros(2, da.bool))
+    assert da.min_scalar_type(300) == np.uint16 and da.min_scalar_type(x) == np.float64
+    assert da.mintypecode("fd") == np.mintypecode("fd") and da.typename("d") == np.typename("d")
+    fi = da.finfo(da.float32)
+    assert fi.tiny == np.finfo(np.float32).tiny and fi.resolution == np.finfo(np.float32).resolution
+    assert fi.precision == 6 and da.finfo(x).eps == np.finfo(np.float64).eps
