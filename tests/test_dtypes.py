@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import darray as da
 from darray import dtypes as d
 
 NP2 = int(np.__version__.split(".")[0]) >= 2
