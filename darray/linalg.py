@@ -4,7 +4,8 @@ matmul, tensordot, vecdot, matrix_transpose, outer (1-D inputs), diagonal (a vie
 vector_norm, matrix_norm, cross and matrix_power run on the array's place; matrix_norm's 2, -2
 and 'nuc' orders and the decompositions and solvers (cholesky, det, eigh, eigvalsh, inv,
 matrix_rank, pinv, qr, slogdet, solve, svd, svdvals) run through NumPy's LAPACK on the host
-(``darray.ops.decomp``).
+(``darray.ops.decomp``); NumPy's norm, cond, eig, eigvals, lstsq, multi_dot, tensorinv and
+tensorsolve come from ``darray.ops.linalg_np``.
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .ops.decomp import *  # noqa: F403
 from .ops.decomp import __all__ as _decomp_all
 from .ops.linalg import diagonal, matmul, matrix_norm, matrix_transpose, tensordot, trace, vecdot, vector_norm
 from .ops.linalg import linalg_outer as outer
+from .ops.linalg_np import *  # noqa: F403
+from .ops.linalg_np import __all__ as _linalg_np_all
 
 __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "diagonal", "trace", "vector_norm",
-           "matrix_norm", *_decomp_all]
+           "matrix_norm", *_decomp_all, *_linalg_np_all]

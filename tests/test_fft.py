@@ -362,3 +362,18 @@ def test_without_pyvkfft():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["4.0", "True"]
+
+
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "rfft2"])
+def test_two_dimensional_forms(name) -> None:
+    a = np.random.default_rng(3).standard_normal((3, 4, 6))
+    x = da.asarray(a)
+    assert_same_fft = np.testing.assert_allclose
+    assert_same_fft(getattr(da.fft, name)(x).get(), getattr(np.fft, name)(a), rtol=1e-9, atol=1e-9)
+    assert_same_fft(getattr(da.fft, name)(x, (4, 4), (0, 2), "ortho").get(),
+                    getattr(np.fft, name)(a, (4, 4), (0, 2), "ortho"), rtol=1e-9, atol=1e-9)
+    y = da.fft.rfft2(x)
+    assert_same_fft(da.fft.irfft2(y, a.shape[-2:]).get(), a, rtol=1e-9, atol=1e-9)
+    assert_same_fft(da.fft.fft(x, 8, 1, None).get(), np.fft.fft(a, 8, 1, None), rtol=1e-9, atol=1e-9)
+    out = da.empty((3, 4, 6), dtype=da.complex128)
+    assert da.fft.fft(x, out=out) is out

@@ -361,10 +361,10 @@ def test_norm_errors(any_place):
 
 
 def test_linalg_namespace():
-    from darray.ops import decomp  # the decompositions and solvers (tests/test_decomp.py)
+    from darray.ops import decomp, linalg_np  # the decompositions and solvers (tests/test_decomp.py)
 
     names = {"matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "diagonal", "trace", "vector_norm",
-             "matrix_norm", *decomp.__all__}
+             "matrix_norm", *decomp.__all__, *linalg_np.__all__}
     assert set(da.linalg.__all__) == names
     assert all(callable(getattr(da.linalg, n)) for n in names)
     for n in ("matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "dot", "trace", "linalg"):

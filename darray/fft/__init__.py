@@ -26,6 +26,7 @@ from typing import Any
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray
+from ..ops._out import finish
 from ..ops.arrange import roll
 from ..ops.creation import arange, default_float
 from ..ops.elementwise import conj, where
@@ -33,6 +34,7 @@ from ..place import PlaceLike, parse
 from ._core import check_norm, transform
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
+           "fft2", "ifft2", "rfft2", "irfft2",
            "rfftfreq", "fftshift", "ifftshift"]
 
 Norm = str
@@ -47,68 +49,74 @@ def _s(s: Sequence[int] | None) -> list[int | None] | None:
     return None if s is None else [None if v is None or v == -1 else v for v in s]
 
 
-def fft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def fft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """1-D discrete Fourier transform along ``axis``; ``n`` crops or zero-pads the axis first.
     See also: numpy.fft.fft."""
-    return transform("fft", "fft", x, _n(n), (axis,), norm)
+    return finish("fft.fft", transform("fft", "fft", x, _n(n), (axis,), norm), out)
 
 
-def ifft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def ifft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """1-D inverse transform (divided by ``n`` under "backward"). See also: numpy.fft.ifft."""
-    return transform("ifft", "ifft", x, _n(n), (axis,), norm)
+    return finish("fft.ifft", transform("ifft", "ifft", x, _n(n), (axis,), norm), out)
 
 
-def fftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-         norm: Norm = "backward") -> DArray:
+def fftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: Norm | None = "backward", out: Any = None) -> DArray:
     """N-D transform over ``axes`` (default: the last ``len(s)``, or all), each cropped or
     zero-padded to ``s``. See also: numpy.fft.fftn."""
-    return transform("fft", "fftn", x, _s(s), axes, norm)
+    return finish("fft.fftn", transform("fft", "fftn", x, _s(s), axes, norm), out)
 
 
-def ifftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: Norm = "backward") -> DArray:
+def ifftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm | None = "backward", out: Any = None) -> DArray:
     """N-D inverse transform. See also: numpy.fft.ifftn."""
-    return transform("ifft", "ifftn", x, _s(s), axes, norm)
+    return finish("fft.ifftn", transform("ifft", "ifftn", x, _s(s), axes, norm), out)
 
 
-def rfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def rfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """1-D transform of real input: the ``n // 2 + 1`` non-negative frequencies (TypeError for
     complex input). See also: numpy.fft.rfft."""
-    return transform("rfft", "rfft", x, _n(n), (axis,), norm)
+    return finish("fft.rfft", transform("rfft", "rfft", x, _n(n), (axis,), norm), out)
 
 
-def irfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def irfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """Inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``) from ``n // 2 + 1``
     inputs (cropped or zero-padded). See also: numpy.fft.irfft."""
-    return transform("irfft", "irfft", x, _n(n), (axis,), norm)
+    return finish("fft.irfft", transform("irfft", "irfft", x, _n(n), (axis,), norm), out)
 
 
-def rfftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: Norm = "backward") -> DArray:
+def rfftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm | None = "backward", out: Any = None) -> DArray:
     """N-D transform of real input, halved along the last of ``axes``. See also: numpy.fft.rfftn."""
-    return transform("rfft", "rfftn", x, _s(s), axes, norm)
+    return finish("fft.rfftn", transform("rfft", "rfftn", x, _s(s), axes, norm), out)
 
 
-def irfftn(x: DArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-           norm: Norm = "backward") -> DArray:
+def irfftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: Norm | None = "backward", out: Any = None) -> DArray:
     """Inverse of :func:`rfftn`; the last of ``s`` is the real output length (default
     ``2 * (m - 1)``). See also: numpy.fft.irfftn."""
-    return transform("irfft", "irfftn", x, _s(s), axes, norm)
+    return finish("fft.irfftn", transform("irfft", "irfftn", x, _s(s), axes, norm), out)
 
 
-def hfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def hfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """Transform of a Hermitian-symmetric signal given by its first half: ``n`` real outputs.
     See also: numpy.fft.hfft."""
     norm = check_norm(norm, "hfft")
     x = x if isinstance(x, DArray) else asarray(x)
-    return transform("irfft", "hfft", conj(x), _n(n), (axis,), _SWAP[norm])
+    return finish("fft.hfft", transform("irfft", "hfft", conj(x), _n(n), (axis,), _SWAP[norm]), out)
 
 
-def ihfft(x: DArray, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> DArray:
+def ihfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
     """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
     See also: numpy.fft.ihfft."""
     norm = check_norm(norm, "ihfft")
-    return conj(transform("rfft", "ihfft", x, _n(n), (axis,), _SWAP[norm]))
+    return finish("fft.ihfft", conj(transform("rfft", "ihfft", x, _n(n), (axis,), _SWAP[norm])), out)
 
 
 def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: PlaceLike) -> tuple[DArray, float]:
@@ -152,3 +160,27 @@ def fftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray
 def ifftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray:
     """The inverse of :func:`fftshift`. See also: numpy.fft.ifftshift."""
     return _shift(x, axes, -1)
+
+
+def fft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+         out: Any = None) -> DArray:
+    """2-D transform over ``axes`` (the last two by default). See also: numpy.fft.fft2."""
+    return fftn(a, s, axes, norm, out)
+
+
+def ifft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
+    """2-D inverse transform over ``axes``. See also: numpy.fft.ifft2."""
+    return ifftn(a, s, axes, norm, out)
+
+
+def rfft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+          out: Any = None) -> DArray:
+    """2-D transform of real input over ``axes``. See also: numpy.fft.rfft2."""
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+           out: Any = None) -> DArray:
+    """Inverse of :func:`rfft2`. See also: numpy.fft.irfft2."""
+    return irfftn(a, s, axes, norm, out)
