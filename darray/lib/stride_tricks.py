@@ -1,4 +1,64 @@
-"""sliding_window_view and as_strided: views over the same device memory."""
+"""``darray.lib.stride_tricks``: sliding_window_view and as_strided, views over the same memory.
+
+Differs from NumPy: darray counts strides in elements, so ``as_strided``'s byte strides must be
+multiples of the itemsize; views are always writeable (``writeable=False`` is accepted and
+ignored: writing through overlapping views is the caller's business, as in NumPy).
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._array import DArray
+from .._convert import asarray
+from ..dim import Dim, normalize_axis
+from ..ops.manipulation import broadcast_arrays, broadcast_to
+
+
+def _array(x: Any) -> DArray:
+    return x if isinstance(x, DArray) else asarray(x)
+
+
+def as_strided(x: Any, shape: Sequence[int] | None = None, strides: Sequence[int] | None = None,
+               subok: bool = False, writeable: bool = True) -> DArray:
+    """A view of ``x``'s memory with the given shape and byte strides (unchecked, as NumPy's: the view
+    must stay inside ``x``'s allocation). See also: numpy.lib.stride_tricks.as_strided."""
+    a = _array(x)
+    shape = a.shape if shape is None else tuple(int(n) for n in shape)
+    byte_strides = a.strides if strides is None else tuple(int(s) for s in strides)
+    if len(byte_strides) != len(shape):
+        raise ValueError("darray as_strided: shape and strides must have the same length")
+    if any(s % a.itemsize for s in byte_strides):
+        raise ValueError(f"darray as_strided: strides {byte_strides} must be multiples of the itemsize {a.itemsize}")
+    return a._view(Dim(shape, tuple(s // a.itemsize for s in byte_strides), a._dim.offset))
+
+
+def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: bool = False,
+                        writeable: bool = False) -> DArray:
+    """Every window of ``window_shape`` along ``axis`` (all axes when None) as a view: the window axes
+    come last. See also: numpy.lib.stride_tricks.sliding_window_view."""
+    a = _array(x)
+    window = (int(window_shape),) if np.ndim(window_shape) == 0 else tuple(int(w) for w in window_shape)
+    if any(w < 0 for w in window):
+        raise ValueError("darray sliding_window_view: `window_shape` cannot contain negative values")
+    if axis is None:
+        if len(window) != a.ndim:
+            raise ValueError(f"darray sliding_window_view: Since axis is `None`, must provide window_shape for all "
+                             f"dimensions of `x`; got {len(window)} window_shape elements and `x.ndim` is {a.ndim}.")
+        axes: tuple[int, ...] = tuple(range(a.ndim))
+    else:
+        axes = tuple(normalize_axis(int(v), a.ndim, "sliding_window_view") for v in np.atleast_1d(axis))
+        if len(axes) != len(window):
+            raise ValueError("darray sliding_window_view: Must provide matching length window_shape and axis")
+    shape = list(a.shape)
+    for ax, w in zip(axes, window):
+        if shape[ax] < w:
+            raise ValueError("darray sliding_window_view: window shape cannot be larger than input array shape")
+        shape[ax] -= w - 1
+    dim = a._dim
+    return a._view(Dim((*shape, *window), (*dim.strides, *(dim.strides[ax] for ax in axes)), dim.offset))
+
+
+__all__ = ["as_strided", "sliding_window_view", "broadcast_to", "broadcast_arrays"]
