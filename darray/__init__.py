@@ -172,3 +172,4 @@ __all__ = [
     *_shaping_all,
     *_mathfuncs_all, *_einsum_all, *_polynomial_all, *_windows_all, *_selection_all, *_logic_all, *_npyio_all,
 ]
+__all__ = list(dict.fromkeys(__all__))  # the ufunc objects (ops/ufunc.py) stand for the table's functions

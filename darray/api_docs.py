@@ -49,9 +49,10 @@ def render() -> str:
         lines.append(f"| `{e.name}` | {numpy} | {_cell(e.summary)} | {_cell(e.differs)} |")
     names = sorted(u.__name__ for u in ufuncs())
     lines += ["", "## NumPy ufuncs on DArrays", "",
-              "`__call__` (with `out=` a DArray) for: " + ", ".join(f"`{n}`" for n in names + ["matmul", "vecdot"])
-              + ". `reduce` for `add`, `multiply`, `maximum`, `minimum`, `logical_and`, `logical_or`; "
-              "`accumulate` for `add`, `multiply`. Anything else raises TypeError.", ""]
+              "darray's ufunc objects (`darray.add`, ...) and NumPy's own on DArrays (`__array_ufunc__`): "
+              "`__call__` with `out=`, `where=`, `dtype=`, `casting=`, and the methods `reduce`, `accumulate`, "
+              "`outer`, `at`, `reduceat`, for: " + ", ".join(f"`{n}`" for n in names + ["matmul", "vecdot"])
+              + ". Any other NumPy ufunc raises TypeError.", ""]
     return "\n".join(lines + _exclusions())
 
 

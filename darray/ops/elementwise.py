@@ -256,12 +256,13 @@ if TYPE_CHECKING:  # the functions made above, for type checkers (test_typing ke
     atan = atanh = bitwise_invert = bitwise_not = ceil = conj = conjugate = cos = cosh = exp = expm1 = _unary
     floor = imag = invert = isfinite = isinf = isnan = log = log10 = log1p = log2 = logical_not = _unary
     negative = positive = real = reciprocal = relu = sigmoid = sign = signbit = silu = sin = sinh = _unary
-    sqrt = square = tan = tanh = trunc = _unary
+    sqrt = square = tan = tanh = trunc = cbrt = exp2 = fabs = degrees = rad2deg = radians = deg2rad = _unary
+    spacing = bitwise_count = rint = _unary
     add = arctan2 = atan2 = bitwise_and = bitwise_left_shift = bitwise_or = bitwise_right_shift = _binary
     bitwise_xor = copysign = divide = equal = floor_divide = greater = greater_equal = hypot = _binary
     left_shift = less = less_equal = logaddexp = logical_and = logical_or = logical_xor = maximum = _binary
     minimum = mod = multiply = nextafter = not_equal = pow = power = remainder = right_shift = _binary
-    subtract = true_divide = _binary
+    subtract = true_divide = logaddexp2 = fmod = fmax = fmin = float_power = ldexp = heaviside = gcd = lcm = _binary
 
 
 def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:

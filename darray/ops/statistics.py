@@ -1,4 +1,236 @@
-"""Order statistics and averages: median, percentile, quantile, average, cov, corrcoef."""
+"""Order statistics and averages: median, percentile, quantile (NumPy's 13 methods), their nan*
+forms, average, cov and corrcoef, on the array's place.
+
+Quantiles sort each slice on the device (darray's sort; NaN last), then gather the two
+neighbours of each virtual index and interpolate them in one fused step. The virtual indices
+depend only on the slice's length (its count of non-NaN elements for the nan* forms), so they
+are NumPy's own (``numpy.quantile`` of ``arange(n)``), computed on the host once per distinct
+length. cov and corrcoef are matmuls on the device.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+from functools import lru_cache
+from typing import Any, cast
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, from_numpy, to_numpy
+from ..dim import normalize_axes
+from . import elementwise as E
+from . import reduction as R
+from ._out import finish
+from .creation import diag, full
+from .indexing import take_along_axis
+from .linalg import matmul
+from .manipulation import concat, moveaxis, reshape
+from .sorting import sort
+
+_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+            "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+
+
+@lru_cache(maxsize=4096)
+def _virtual(n: int, qs: tuple[float, ...], method: str) -> np.ndarray:
+    """NumPy's virtual indices of quantiles ``qs`` in a sorted slice of ``n`` elements (NaN for n = 0)."""
+    if not n:
+        return np.full(len(qs), np.nan)
+    return np.asarray(np.quantile(np.arange(n, dtype=np.float64), np.asarray(qs), method=cast(Any, method)),
+                      dtype=np.float64)
+
+
+def _lerp(a: DArray, b: DArray, t: DArray) -> DArray:
+    """NumPy's interpolation between neighbours: exact at t = 0, and from b's side for t >= 0.5."""
+    diff = E.apply("subtract", b, a)
+    low = E.apply("add", a, E.apply("multiply", diff, t))
+    high = E.apply("subtract", b, E.apply("multiply", diff, E.apply("subtract", 1, t)))
+    return E.apply("where", E.apply("equal", t, 0), a, E.apply("where", E.apply("greater_equal", t, 0.5), high, low))
+
+
+def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdims: bool, skip_nan: bool,
+              mean: bool = False, scale: float = 1.0) -> DArray:
+    """The quantiles ``q`` of ``a`` over ``axis``; ``mean``: the middle of an even count is the mean of
+    its two neighbours (``median``: NumPy's median averages them rather than interpolating)."""
+    x = a if isinstance(a, DArray) else asarray(a)
+    if method not in _METHODS:
+        raise ValueError(f"darray {op}: method {method!r} is not one of {', '.join(_METHODS)}")
+    if x.dtype.kind == "c":
+        raise TypeError(f"darray {op}: a must be an array of real numbers")
+    q = to_numpy(q) if isinstance(q, DArray) else q
+    qs = np.true_divide(np.asarray(q, dtype=np.float64), scale)
+    if qs.size and not (np.all(qs >= 0) and np.all(qs <= 1)):
+        raise ValueError(f"darray {op}: Quantiles must be in the range [0, 1]" if op.endswith("quantile") or
+                         op.endswith("median") else f"darray {op}: Percentiles must be in the range [0, 100]")
+    axes = normalize_axes(axis, x.ndim, op)
+    rest = tuple(n for k, n in enumerate(x.shape) if k not in axes)
+    n = int(np.prod([x.shape[k] for k in axes], dtype=np.int64))
+    rows = int(np.prod(rest, dtype=np.int64))
+    probe = np.percentile if scale == 100 else np.quantile  # NumPy's dtype, q's own (weak or strong) included
+    out_dt = probe(np.zeros(2, x.dtype), np.asarray(q).reshape(-1)[:1][0] if np.ndim(q) else q,
+                   method=cast(Any, method)).dtype
+    flat = reshape(moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim))), (rows, n))
+    if n == 0 or rows == 0:
+        result = full((rows, qs.size), np.nan, dtype=_dt.as_dtype(out_dt), device=x.place)
+    else:
+        ordered = sort(flat, axis=-1)
+        nan = x.dtype.kind == "f"
+        counts = to_numpy(R.sum(E.apply("logical_not", E.apply("isnan", flat)), axis=-1)) if skip_nan and nan \
+            else np.full(rows, n)
+        key = tuple(qs.reshape(-1).tolist())
+        virtual = np.stack([_virtual(int(c), key, method) for c in counts]) if skip_nan and nan else \
+            np.broadcast_to(_virtual(n, key, method), (rows, qs.size))
+        lo = np.clip(np.floor(np.nan_to_num(virtual)), 0, n - 1).astype(np.int64)
+        hi = np.minimum(lo + 1, np.maximum(counts[:, None] - 1, 0)).astype(np.int64)
+        gamma = np.where(np.isnan(virtual), 0.0, np.nan_to_num(virtual) - np.floor(np.nan_to_num(virtual)))
+        work = ordered.astype(out_dt, copy=False)
+        low = take_along_axis(work, from_numpy(lo, x.place), axis=-1)
+        high = take_along_axis(work, from_numpy(hi, x.place), axis=-1)
+        t = from_numpy(gamma.astype(out_dt if out_dt.kind == "f" else np.float64), x.place)
+        result = _lerp(low, high, t) if not mean else E.apply(
+            "where", E.apply("equal", t, 0), low, E.apply("divide", E.apply("add", low, high), 2))
+        result = result.astype(out_dt, copy=False)
+        if nan and not skip_nan:  # NaN sorts last: a slice holding one gives NaN, as NumPy
+            result = E.apply("where", E.apply("isnan", ordered[:, -1:]), np.nan, result)
+        elif nan:
+            result = E.apply("where", from_numpy(np.isnan(virtual), x.place), np.nan, result)
+    kept = tuple(1 if k in axes else s for k, s in enumerate(x.shape)) if keepdims else rest
+    result = moveaxis(result, -1, 0) if qs.ndim else result[:, 0]
+    return finish(op, reshape(result, qs.shape + kept), out)
+
+
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+             interpolation: Any = None) -> DArray:
+    """The ``q``-th quantiles (q in [0, 1]) over ``axis``, by any of NumPy's 13 methods; NaN in a slice
+    gives NaN. Differs from NumPy: ``weights=`` is not supported (TypeError). See also: numpy.quantile."""
+    _unweighted("quantile", weights)
+    return _quantile("quantile", a, q, axis, out, interpolation or method, keepdims, False)
+
+
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+               interpolation: Any = None) -> DArray:
+    """The ``q``-th percentiles (q in [0, 100]) over ``axis``. Differs from NumPy: no ``weights=``. See also:
+    numpy.percentile."""
+    _unweighted("percentile", weights)
+    return _quantile("percentile", a, q, axis, out, interpolation or method, keepdims, False, scale=100)
+
+
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False) -> DArray:
+    """The median over ``axis`` (the mean of the two middle values for even counts). See also: numpy.median."""
+    return _quantile("median", a, 0.5, axis, out, "linear", keepdims, False, mean=True)
+
+
+def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+                method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+                interpolation: Any = None) -> DArray:
+    """:func:`quantile` ignoring NaN (NaN for an all-NaN slice). See also: numpy.nanquantile."""
+    _unweighted("nanquantile", weights)
+    return _quantile("nanquantile", a, q, axis, out, interpolation or method, keepdims, True)
+
+
+def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+                  method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+                  interpolation: Any = None) -> DArray:
+    """:func:`percentile` ignoring NaN. See also: numpy.nanpercentile."""
+    _unweighted("nanpercentile", weights)
+    return _quantile("nanpercentile", a, q, axis, out, interpolation or method, keepdims, True, scale=100)
+
+
+def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> DArray:
+    """:func:`median` ignoring NaN. See also: numpy.nanmedian."""
+    return _quantile("nanmedian", a, 0.5, axis, out, "linear", keepdims, True, mean=True)
+
+
+def _unweighted(op: str, weights: Any) -> None:
+    if weights is not None:
+        raise TypeError(f"darray {op}: weights= is not supported")
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
+            keepdims: bool = False) -> Any:
+    """The (weighted) mean over ``axis``; ``returned`` adds the sum of the weights. See also: numpy.average."""
+    x = a if isinstance(a, DArray) else asarray(a)
+    if weights is None:
+        avg = R.mean(x, axis, keepdims=keepdims)
+        count = full(avg.shape, x.size // max(avg.size, 1), dtype=avg.dtype, device=x.place)
+        return (avg, count) if returned else avg
+    w = weights if isinstance(weights, DArray) else asarray(weights, device=x.place)
+    if w.shape != x.shape:
+        if axis is None or not isinstance(axis, (int, np.integer)) or w.ndim != 1 or w.size != x.shape[axis]:
+            raise TypeError("darray average: Axis must be specified when shapes of a and weights differ.") \
+                if axis is None else ValueError("darray average: Shape of weights must be consistent with shape of a "
+                                                "along specified axis.")
+        w = reshape(w, tuple(w.size if k == axis % x.ndim else 1 for k in range(x.ndim)))
+    dt = _dt.result_type(x.dtype, w.dtype, _dt.float64) if x.dtype.kind in "biu" and w.dtype.kind in "biu" else \
+        _dt.result_type(x.dtype, w.dtype)
+    total_w = R.sum(E.apply("multiply", E.apply("positive", w).astype(dt), full(x.shape, 1, dtype=dt,
+                                                                                 device=x.place)), axis,
+                    keepdims=keepdims)
+    if bool(R.any(E.apply("equal", total_w, 0))):
+        raise ZeroDivisionError("darray average: Weights sum to zero, can't be normalized")
+    avg = E.apply("divide", R.sum(E.apply("multiply", x.astype(dt), w.astype(dt)), axis, keepdims=keepdims), total_w)
+    return (avg, total_w) if returned else avg
+
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> DArray:
+    """Covariance matrix of the variables (rows; columns with ``rowvar=False``), with frequency and
+    analytic weights, as NumPy's. See also: numpy.cov."""
+    x = m if isinstance(m, DArray) else asarray(m)
+    if x.ndim > 2:
+        raise ValueError("darray cov: m has more than 2 dimensions")
+    dt = _dt.as_dtype(dtype, "cov") if dtype is not None else _dt.result_type(x.dtype, _dt.float64)
+    x = reshape(x, (1, -1) if x.ndim < 2 else x.shape).astype(dt)
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        yy = y if isinstance(y, DArray) else asarray(y, device=x.place)
+        yy = reshape(yy, (1, -1) if yy.ndim < 2 else yy.shape).astype(dt)
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        x = concat([x, yy], axis=0)
+    n = x.shape[1]
+    w: DArray | None = None
+    for weights, kind in ((fweights, "f"), (aweights, "a")):
+        if weights is not None:
+            ww = (weights if isinstance(weights, DArray) else asarray(weights, device=x.place)).astype(dt)
+            if ww.ndim != 1 or ww.size != n:
+                raise RuntimeError(f"darray cov: incompatible numbers of samples and {kind}weights")
+            w = ww if w is None else E.apply("multiply", w, ww)
+    if w is None:
+        mean = R.mean(x, axis=1, keepdims=True)
+        total = float(n)
+        fact = total - (0 if bias else 1) if ddof is None else total - ddof
+        centred = E.apply("subtract", x, mean)
+        c = matmul(centred, E.apply("conj", centred).T)
+    else:
+        total_d = R.sum(w)
+        mean = E.apply("divide", R.sum(E.apply("multiply", x, w), axis=1, keepdims=True), total_d)
+        total = float(to_numpy(total_d))
+        if ddof is None:
+            ddof = 0 if bias else 1
+        fact = total - ddof if aweights is None else total - ddof * float(
+            to_numpy(R.sum(E.apply("multiply", w, aweights if isinstance(aweights, DArray) else
+                                   asarray(aweights, device=x.place))))) / total
+        centred = E.apply("subtract", x, mean)
+        c = matmul(E.apply("multiply", centred, w), E.apply("conj", centred).T)
+    c = E.apply("divide", c, max(fact, 0.0))
+    return reshape(c, ()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> DArray:
+    """Pearson correlation coefficients (the covariance normalised by the standard deviations, clipped
+    to [-1, 1] for real input). See also: numpy.corrcoef."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return E.apply("divide", c, c)
+    d = E.apply("real", E.apply("sqrt", diag(c)))
+    c = E.apply("divide", E.apply("divide", c, reshape(d, (-1, 1))), reshape(d, (1, -1)))
+    return E.apply("clip", c, -1, 1) if c.dtype.kind == "f" else c
+
+
+__all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian", "average", "cov",
+           "corrcoef"]

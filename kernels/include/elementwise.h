@@ -4,7 +4,8 @@
  * division by zero gives 0 for integers; float floor_divide with the Array API's infinities),
  * shl_*, shr_* (NumPy shifts: counts outside [0, bits) give 0, or -1 for negative values
  * shifted right), ipow_* (integer power by squaring, wrap-around), recip_*, logaddexp_*,
- * clip_* (NaN propagates); trig_sin/cos/tan
+ * clip_* (NaN propagates), cfmod_*, gcd_*, lcm_* (NumPy fmod/gcd/lcm of integers), logaddexp2_*,
+ * heaviside_*, spacing_*; trig_sin/cos/tan
  * (overloaded for float, float4, float8, double: own float/float4/float8 code, double built-ins);
  * crecip_*, cclip_* (NumPy's complex reciprocal and clip, on float2/double2: the rows of
  * ops/_table.py, not complex functions in the mathematical sense). Define DARRAY_FP64 before
@@ -44,6 +45,19 @@ inline T ipow_##T(T a, T b) {                                                   
 }                                                                                    \
 inline T recip_##T(T a) {                                                            \
     return a == 0 ? (T)(TMIN) : (T)(1 / a);                                           \
+}                                                                                    \
+inline T cfmod_##T(T a, T b) {  /* C's remainder (NumPy fmod): 0 for b == 0 or -1 */  \
+    return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : (T)(a % b);                \
+}                                                                                    \
+inline T gcd_##T(T a, T b) {  /* NumPy gcd: of the magnitudes, non-negative */        \
+    U x = (a < 0) ? (U)(-(U)a) : (U)a, y = (b < 0) ? (U)(-(U)b) : (U)b;              \
+    while (y) { U r = x % y; x = y; y = r; }                                         \
+    return (T)x;                                                                     \
+}                                                                                    \
+inline T lcm_##T(T a, T b) {                                                         \
+    U g = (U)gcd_##T(a, b);                                                          \
+    U x = (a < 0) ? (U)(-(U)a) : (U)a, y = (b < 0) ? (U)(-(U)b) : (U)b;              \
+    return g == 0 ? (T)0 : (T)((x / g) * y);                                         \
 }
 
 DARRAY_INT_HELPERS(char, uchar, 8, -128)
@@ -86,6 +100,20 @@ inline T logaddexp_##T(T x, T y) {                                              
 inline T clip_##T(T x, T lo, T hi) {  /* NaN in any argument propagates; x kept on ties */ \
     T t = (x < lo || isnan(lo)) ? lo : x;                                            \
     return (t > hi || isnan(hi)) ? hi : t;                                           \
+}                                                                                    \
+inline T logaddexp2_##T(T x, T y) {  /* NumPy's: log2(2**x + 2**y) without overflow */ \
+    if (x == y) return x + (T)1;                                                     \
+    T d = x - y;                                                                     \
+    if (d > 0) return x + log1p(exp2(-d)) * (T)1.44269504088896340736;               \
+    if (d <= 0) return y + log1p(exp2(d)) * (T)1.44269504088896340736;               \
+    return d;                                                                        \
+}                                                                                    \
+inline T heaviside_##T(T x, T h0) {                                                  \
+    return isnan(x) ? x : (x < 0 ? (T)0 : (x > 0 ? (T)1 : h0));                      \
+}                                                                                    \
+inline T spacing_##T(T x) {  /* the gap to the next float away from zero, signed */  \
+    if (isnan(x) || isinf(x)) return (T)NAN;                                         \
+    return signbit(x) ? nextafter(x, (T)-INFINITY) - x : nextafter(x, (T)INFINITY) - x; \
 }
 
 DARRAY_FLOAT_HELPERS(float)

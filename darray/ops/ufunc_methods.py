@@ -1,0 +1,204 @@
+"""The methods of darray's ufuncs: reduce, accumulate, outer, at, reduceat, on the array's place.
+
+``reduce`` of add, multiply, maximum, minimum, fmax, fmin, logical_and and logical_or is darray's
+fused reduction; of another associative ufunc, a tree of ceil(log2 n) elementwise steps; of the
+others (subtract, divide, power...), NumPy's left fold, one step per element. Differs from NumPy:
+``where=`` needs a ufunc with an identity (darray fills masked elements with it). ``accumulate`` of
+add and multiply is the scan; of associative ufuncs, log2 n doubling steps; else a left fold.
+``at`` applies the ufunc once per occurrence of an index, in rounds of distinct indices, so
+repeated indices accumulate as NumPy's unbuffered ``at`` (the indices are read on the host).
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import DArray
+from .._convert import asarray, to_numpy
+from ..dim import normalize_axes, normalize_axis
+from . import elementwise as E
+from . import nanfunctions as N
+from . import reduction as R
+from . import scan as S
+from ._out import finish
+from .creation import full
+from .indexing import put, take
+from .manipulation import broadcast_to, concat, moveaxis, reshape, stack
+
+
+class ufunc(Protocol):  # noqa: N801  (what these methods read of ``ops.ufunc.ufunc``, which imports this module)
+    __name__: str
+    nin: int
+    nout: int
+    identity: Any
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+_NO_VALUE = np._NoValue
+_FUSED = {"add": R.sum, "multiply": R.prod, "maximum": R.max, "minimum": R.min, "fmax": N.nanmax, "fmin": N.nanmin,
+          "logical_and": R.all, "logical_or": R.any}
+_ASSOCIATIVE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+                "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm", "logaddexp", "logaddexp2", "hypot"}
+_STEPS = 16  # a left fold runs its pending steps every so many (bounds the fused graph)
+
+
+def _binary(u: ufunc, method: str) -> None:
+    if u.nin != 2 or u.nout != 1:
+        raise ValueError(f"darray {u.__name__}.{method}: {method} only supported for binary functions")
+
+
+def _array(array: Any, dtype: Any, op: str) -> DArray:
+    x = array if isinstance(array, DArray) else asarray(array)
+    return x if dtype is None else x.astype(_dt.as_dtype(dtype, op), copy=False)
+
+
+def _fold(u: ufunc, rows: list[DArray], associative: bool) -> DArray:
+    """The ufunc over ``rows``: a tree when associative, else NumPy's left fold."""
+    if associative:
+        while len(rows) > 1:
+            rows = [u(rows[k], rows[k + 1]) if k + 1 < len(rows) else rows[k] for k in range(0, len(rows), 2)]
+        return rows[0]
+    acc = rows[0]
+    for k, row in enumerate(rows[1:], 1):
+        acc = u(acc, row)
+        if k % _STEPS == 0:
+            acc.eval()
+    return acc
+
+
+def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool, initial: Any,
+           where: Any) -> DArray:
+    _binary(u, "reduce")
+    name = f"{u.__name__}.reduce"
+    if u.__name__ in _FUSED:
+        x = array if isinstance(array, DArray) else asarray(array)
+        extra = {"dtype": dtype} if u.__name__ in ("add", "multiply") else {}
+        if dtype is not None and not extra:
+            x = x.astype(_dt.as_dtype(dtype, name), copy=False)
+        init = None if initial is _NO_VALUE else initial
+        if u.__name__ in ("logical_and", "logical_or"):  # all/any take no initial: it joins afterwards
+            result = _FUSED[u.__name__](x, axis, keepdims=keepdims, where=where)
+            return finish(name, result if init is None else u(result, bool(init)), out)
+        return _FUSED[u.__name__](x, axis, out=out, keepdims=keepdims, initial=init, where=where, **extra)
+    x = _array(array, dtype, name)
+    axes = normalize_axes(axis, x.ndim, name)
+    if len(axes) > 1 and u.__name__ not in _ASSOCIATIVE:
+        raise ValueError(f"darray {name}: reduction operation '{u.__name__}' is not reorderable, so at most one axis "
+                         "may be specified")
+    if where is not True:  # masked elements become the identity (an initial value alone cannot stand in)
+        if u.identity is None:
+            raise TypeError(f"darray {name}: where= needs a ufunc with an identity ('{u.__name__}' has none)")
+        x = E.apply("where", where, x, u.identity)
+    rest = tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    moved = reshape(moveaxis(x, axes, tuple(range(len(axes)))), (count, *rest))
+    rows = [moved[k] for k in range(moved.shape[0])]
+    if initial is not _NO_VALUE:
+        rows.insert(0, full(rest, initial, dtype=x.dtype, device=x.place))
+    if not rows:
+        if u.identity is None:
+            raise ValueError(f"darray {name}: zero-size array to reduction operation {u.__name__} which has no "
+                             "identity")
+        rows = [full(rest, u.identity, dtype=x.dtype, device=x.place)]
+    if len(rows) == 1 and u.__name__ in ("gcd", "lcm"):  # NumPy's: of the magnitude
+        rows = [rows[0], rows[0]]
+    result = _fold(u, rows, u.__name__ in _ASSOCIATIVE)
+    if keepdims:
+        result = reshape(result, tuple(1 if a in axes else n for a, n in enumerate(x.shape)))
+    return finish(name, result, out)
+
+
+def accumulate(u: ufunc, array: Any, axis: int, dtype: Any, out: Any) -> DArray:
+    _binary(u, "accumulate")
+    name = f"{u.__name__}.accumulate"
+    x = array if isinstance(array, DArray) else asarray(array)
+    if u.__name__ in ("add", "multiply"):
+        scan = S.cumulative_sum if u.__name__ == "add" else S.cumulative_prod
+        if x.ndim == 0:
+            raise ValueError(f"darray {name}: cannot accumulate on a scalar")
+        return finish(name, scan(x, axis=normalize_axis(axis, x.ndim, name), dtype=dtype), out)
+    x = _array(x, dtype, name)
+    if x.ndim == 0:
+        raise ValueError(f"darray {name}: cannot accumulate on a scalar")
+    axis = normalize_axis(axis, x.ndim, name)
+    y = moveaxis(x, axis, 0)
+    y = y.astype(u(y[:0], y[:0]).dtype, copy=False)  # the loop's result dtype (logical_and of ints: bool)
+    n = y.shape[0]
+    if u.__name__ in _ASSOCIATIVE:  # Hillis-Steele doubling: log2 n steps
+        shift = 1
+        while shift < n:
+            y = concat([y[:shift], u(y[:-shift], y[shift:]).astype(y.dtype, copy=False)])
+            shift *= 2
+    elif n:
+        acc = [y[0]]
+        for k in range(1, n):
+            acc.append(u(acc[-1], y[k]).astype(y.dtype, copy=False))
+            if k % _STEPS == 0:
+                acc[-1].eval()
+        y = stack(acc)
+    return finish(name, moveaxis(y, 0, axis), out)
+
+
+def outer(u: ufunc, a: Any, b: Any, kwargs: dict[str, Any]) -> Any:
+    if u.nin != 2:
+        raise ValueError(f"darray {u.__name__}.outer: outer product only supported for binary functions")
+    x = a if isinstance(a, DArray) else asarray(a)
+    y = b if isinstance(b, DArray) else asarray(b, device=x.place)
+    return u(reshape(x, x.shape + (1,) * y.ndim), y, **kwargs)
+
+
+def _positions(a: DArray, indices: Any) -> np.ndarray:
+    """The flat positions ``a[indices]`` selects (NumPy's indexing of the position grid, on the host)."""
+    key = tuple(to_numpy(k) if isinstance(k, DArray) else k for k in indices) if isinstance(indices, tuple) \
+        else (to_numpy(indices) if isinstance(indices, DArray) else indices)
+    return np.arange(a.size, dtype=np.int64).reshape(a.shape)[key]
+
+
+def at(u: ufunc, a: DArray, indices: Any, b: Any) -> None:
+    if not isinstance(a, DArray):
+        raise TypeError(f"darray {u.__name__}.at: the first argument must be a DArray (it is written in place)")
+    if (b is None) != (u.nin == 1):
+        raise ValueError(f"darray {u.__name__}.at: {'second operand needed' if b is None else 'too many operands'}")
+    pos = _positions(a, indices)
+    flat_pos = pos.reshape(-1)
+    if not flat_pos.size:
+        return
+    values: DArray | None = None
+    if b is not None:
+        bb = b if isinstance(b, DArray) else asarray(b, device=a.place)
+        values = reshape(broadcast_to(bb, pos.shape), (-1,))
+    order = np.argsort(flat_pos, kind="stable")
+    ranks = np.empty_like(order)
+    sorted_pos = flat_pos[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_pos)) + 1]
+    occurrence = np.arange(sorted_pos.size) - np.repeat(starts, np.diff(np.r_[starts, sorted_pos.size]))
+    ranks[order] = occurrence  # the how-many-th time each entry's position comes up
+    for r in range(int(ranks.max()) + 1):
+        sel = np.flatnonzero(ranks == r)
+        where = asarray(flat_pos[sel], device=a.place)
+        current = take(reshape(a, (-1,)), where)
+        new = u(current) if values is None else u(current, take(values, asarray(sel, device=a.place)))
+        put(a, where, new.astype(a.dtype, copy=False))
+
+
+def reduceat(u: ufunc, array: Any, indices: Any, axis: int, dtype: Any, out: Any) -> DArray:
+    _binary(u, "reduceat")
+    name = f"{u.__name__}.reduceat"
+    x = _array(array, dtype, name)
+    axis = normalize_axis(axis, x.ndim, name)
+    idx = (to_numpy(indices) if isinstance(indices, DArray) else np.asarray(indices)).astype(np.int64).reshape(-1)
+    n = x.shape[axis]
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise IndexError(f"darray {name}: index {idx[(idx < 0) | (idx >= n)][0]} out-of-bounds in reduceat")
+    y = moveaxis(x, axis, 0)
+    parts = []
+    for k, start in enumerate(idx):
+        stop = idx[k + 1] if k + 1 < idx.size else n
+        parts.append(reduce(u, y[start:stop], 0, None, None, False, _NO_VALUE, True) if stop > start else y[start])
+    result = stack(parts) if parts else reshape(y[:0], (0, *y.shape[1:]))
+    return finish(name, moveaxis(result, 0, axis), out)
+
+
+__all__ = ["reduce", "accumulate", "outer", "at", "reduceat"]

@@ -1,0 +1,80 @@
+"""bincount, digitize, histogram and its 2-D/N-D forms and bin edges against NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import assert_same, viewed
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+
+PLACES = [None, "cpu"]
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data())
+def test_bincount_and_digitize(place, data) -> None:
+    base, view = data.draw(viewed("int32", min_dims=1, max_dims=1, max_side=30, elements=st.integers(0, 9)))
+    a, x = view(base), view(da.asarray(base, device=place))
+    minlength = data.draw(st.integers(0, 12))
+    assert_same(da.bincount(x, minlength=minlength), np.bincount(a, minlength=minlength))
+    w = np.linspace(-1, 2, a.size)
+    assert_same(da.bincount(x, da.asarray(w, device=place), minlength), np.bincount(a, w, minlength),
+                rtol=1e-12, atol=1e-12)
+    bins = sorted(data.draw(st.lists(st.integers(-1, 10), min_size=1, max_size=5)))
+    right = data.draw(st.booleans())
+    assert_same(da.digitize(x, bins, right), np.digitize(a, bins, right))
+    assert_same(da.digitize(x, bins[::-1], right), np.digitize(a, bins[::-1], right))
+
+
+def test_bincount_errors() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        da.bincount(da.asarray([1, -1]))
+    with pytest.raises(TypeError):
+        da.bincount(da.asarray([1.5]))
+    with pytest.raises(ValueError, match="monotonically"):
+        da.digitize(da.asarray([1]), [1, 3, 2])
+    assert_same(da.bincount(da.asarray([1, 1])), np.array([0, 2]))
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), bins=st.sampled_from([1, 3, 10, [-2.0, -0.5, 0.0, 0.5, 4.0], "auto", "sturges", "fd"]),
+       density=st.booleans(), weighted=st.booleans())
+def test_histogram(place, data, bins, density, weighted) -> None:
+    base, view = data.draw(viewed("float64", min_dims=1, elements=st.floats(-3, 3, width=32)))
+    a, x = view(base), view(da.asarray(base, device=place))
+    rng = data.draw(st.sampled_from([None, (-1.0, 1.0), (0.0, 0.0)]))
+    w = np.linspace(0, 1, a.size).reshape(a.shape) if weighted else None
+    if isinstance(bins, str) and (w is not None or not a.size):
+        return
+    try:
+        want = np.histogram(a, bins, rng, density, w)
+    except ValueError:
+        with pytest.raises(ValueError):
+            da.histogram(x, bins, rng, density, w)
+        return
+    got = da.histogram(x, bins, rng, density, None if w is None else da.asarray(w, device=place))
+    assert_same(got[0], want[0], rtol=1e-9, atol=1e-9)
+    assert_same(got[1], want[1], rtol=1e-12, atol=1e-12)
+    assert_same(da.histogram_bin_edges(x, bins, rng), np.histogram_bin_edges(a, bins, rng), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_histogram_2d_and_nd(place) -> None:
+    rng = np.random.default_rng(2)
+    s = rng.standard_normal((300, 3))
+    x = da.asarray(s, device=place)
+    for bins in (4, (2, 3, 4), [np.linspace(-3, 3, 5)] * 3):
+        got, edges = da.histogramdd(x, bins)
+        want, want_edges = np.histogramdd(s, bins)
+        assert_same(got, want)
+        for g, w in zip(edges, want_edges, strict=True):
+            assert_same(g, w, rtol=1e-12, atol=1e-12)
+    got = da.histogram2d(x[:, 0], x[:, 1], [3, 5], density=True)
+    want = np.histogram2d(s[:, 0], s[:, 1], [3, 5], density=True)
+    for g, w in zip(got, want, strict=True):
+        assert_same(g, w, rtol=1e-10, atol=1e-10)
+    assert_same(da.histogram2d(x[:, 0], x[:, 1], np.linspace(-2, 2, 6))[0],
+                np.histogram2d(s[:, 0], s[:, 1], np.linspace(-2, 2, 6))[0])
+    assert isinstance(np.histogram(x[:, 0], 5)[0], da.DArray)

@@ -1,0 +1,96 @@
+"""median, percentile, quantile (every method), their nan* forms, average, cov and corrcoef against NumPy."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from helpers import assert_same, viewed
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+from darray.ops.statistics import _METHODS
+
+PLACES = [None, "cpu"]
+VALUES = st.sampled_from([np.nan, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 7.25, np.inf])
+
+
+def _numpy(fn, *args, **kw):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), dtype=st.sampled_from(["float64", "float32", "int32"]), method=st.sampled_from(_METHODS))
+def test_quantile_methods(place, data, dtype, method) -> None:
+    elements = st.integers(-5, 5) if dtype == "int32" else VALUES.filter(lambda v: not np.isinf(v))
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=elements))
+    a, x = view(base), view(da.asarray(base, device=place))
+    axis = data.draw(st.sampled_from([None, 0, -1, tuple(range(a.ndim))]))
+    q = data.draw(st.sampled_from([0.5, 0.0, 1.0, [0.1, 0.9], np.array([[0.25], [0.75]])]))
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == "float32" else {"rtol": 1e-12, "atol": 1e-12}
+    if not a.size or any(a.shape[k] == 0 for k in np.atleast_1d(axis if axis is not None else range(a.ndim))):
+        return
+    for name, qq in (("quantile", q), ("percentile", np.multiply(q, 100)), ("nanquantile", q),
+                     ("nanpercentile", np.multiply(q, 100))):
+        want = np.asarray(_numpy(getattr(np, name), a, qq, axis=axis, method=method))
+        got = getattr(da, name)(x, qq, axis, method=method)
+        if np.isnan(want).all():  # NumPy's dtype of an all-NaN result follows its NaN, not the method's rule
+            got = got.astype(want.dtype)
+        assert_same(got, want, **tol)
+    keep = _numpy(np.quantile, a, q, axis=axis, method=method, keepdims=True)
+    assert_same(da.quantile(x, q, axis=axis, method=method, keepdims=True), keep, **tol)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data())
+def test_median(place, data) -> None:
+    base, view = data.draw(viewed("float64", min_dims=1, elements=VALUES))
+    a, x = view(base), view(da.asarray(base, device=place))
+    if not a.size:
+        return
+    axis = data.draw(st.sampled_from([None, 0, -1]))
+    if axis is not None and not a.shape[axis]:
+        return
+    assert_same(da.median(x, axis), _numpy(np.median, a, axis))
+    assert_same(da.nanmedian(x, axis, keepdims=True), _numpy(np.nanmedian, a, axis, keepdims=True))
+    assert isinstance(np.median(x), da.DArray)
+
+
+def test_quantile_errors() -> None:
+    x = da.asarray([1.0, 2.0])
+    with pytest.raises(ValueError, match="range"):
+        da.quantile(x, 1.5)
+    with pytest.raises(ValueError, match="method"):
+        da.quantile(x, 0.5, method="cubic")
+    with pytest.raises(TypeError, match="weights"):
+        da.quantile(x, 0.5, weights=x)
+    out = da.empty(())
+    assert da.median(x, out=out) is out
+    assert_same(out, np.float64(1.5))
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_average_cov_corrcoef(place) -> None:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3, 6))
+    x = da.asarray(a, device=place)
+    w = rng.random(6)
+    for axis in (None, 1):
+        assert_same(da.average(x, axis), np.average(a, axis))
+    assert_same(da.average(x, 1, weights=da.asarray(w, device=place)), np.average(a, 1, weights=w))
+    got, total = da.average(x, 1, weights=w, returned=True)
+    want, want_total = np.average(a, 1, weights=w, returned=True)
+    assert_same(got, want) and assert_same(total, want_total)
+    with pytest.raises(ZeroDivisionError):
+        da.average(x, 1, weights=np.zeros(6))
+    for kw in ({}, {"rowvar": False}, {"bias": True}, {"ddof": 2}, {"fweights": np.arange(1, 7)},
+               {"aweights": w}, {"fweights": np.arange(1, 7), "aweights": w}):
+        assert_same(da.cov(x, **kw), np.cov(a, **kw), rtol=1e-10, atol=1e-10)
+    assert_same(da.cov(x[0], x[1]), np.cov(a[0], a[1]), rtol=1e-10, atol=1e-10)
+    assert_same(da.cov(x[0]), np.cov(a[0]), rtol=1e-10, atol=1e-10)
+    assert_same(da.corrcoef(x), np.corrcoef(a), rtol=1e-10, atol=1e-10)
+    assert_same(da.corrcoef(x.T, rowvar=False), np.corrcoef(a.T, rowvar=False), rtol=1e-10, atol=1e-10)
+    assert_same(da.corrcoef(x[0], x[2]), np.corrcoef(a[0], a[2]), rtol=1e-10, atol=1e-10)

@@ -1,0 +1,182 @@
+"""darray's ufunc objects (``darray/ops/ufunc.py``, ``ufunc_methods.py``) against NumPy's: attributes,
+``__call__`` keywords and the methods reduce, accumulate, outer, at, reduceat, over views and places."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from helpers import assert_same, viewed
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+
+PLACES = [None, "cpu"]
+FLOAT_UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide", "fmax", "fmin", "hypot", "power",
+                "logaddexp"]
+INT_UFUNCS = ["add", "multiply", "bitwise_or", "bitwise_xor", "gcd", "maximum", "subtract", "logical_and",
+              "logical_or"]
+TOL = {"rtol": 1e-6, "atol": 1e-6}
+
+
+def _numpy(fn, *args, **kw):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def _case(data, place, name):
+    dtype = "int32" if name in INT_UFUNCS and name not in FLOAT_UFUNCS else data.draw(st.sampled_from(["float64",
+                                                                                                       "int32"]))
+    if name in ("gcd", "bitwise_or", "bitwise_xor"):
+        dtype = "int32"
+    if name in ("divide", "hypot", "fmax", "fmin", "logaddexp", "power") and dtype == "int32":
+        dtype = "float64"
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=st.integers(-4, 4) if dtype == "int32"
+                                  else st.floats(-3, 3, allow_nan=False, width=64)))
+    return view(base), view(da.asarray(base, device=place))
+
+
+def test_attributes() -> None:
+    assert isinstance(da.add, da.ufunc) and da.add.nin == 2 and da.add.nout == 1 and da.add.nargs == 3
+    assert da.add.identity == 0 and da.multiply.identity == 1 and da.maximum.identity is None
+    assert da.sin.nin == 1 and da.divmod.nout == 2 and da.modf.nin == 1 and da.add.__name__ == "add"
+    assert da.power.__name__ == "power" and da.absolute.__name__ == "absolute"
+    assert "numpy.add" in da.add.__doc__ and repr(da.add) == "<darray ufunc 'add'>"
+    for name in [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and n not in ("isnat", "matmul",
+                                                                                            "vecdot", "matvec",
+                                                                                            "vecmat")]:
+        assert isinstance(getattr(da, name), da.ufunc), name
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(["add", "multiply", "maximum", "subtract", "fmod", "hypot", "gcd"]))
+def test_call_keywords(place, data, name) -> None:
+    a, x = _case(data, place, name if name != "fmod" else "add")
+    if name == "gcd" and a.dtype.kind == "f":
+        a, x = a.astype(np.int32), x.astype(np.int32)
+    u, nu = getattr(da, name), getattr(np, name)
+    want = _numpy(nu, a, a[..., :1])
+    out = da.zeros(want.shape, dtype=want.dtype, device=place)
+    assert u(x, x[..., :1], out=out) is out
+    assert_same(out, want, **TOL)
+    mask = a > 0
+    prev = np.zeros(want.shape, want.dtype)
+    out = da.zeros(want.shape, dtype=want.dtype, device=place)
+    got = u(x, x[..., :1], out=(out,), where=da.asarray(mask, device=place))
+    assert_same(got[0] if isinstance(got, tuple) else got, _numpy(nu, a, a[..., :1], out=prev, where=mask), **TOL)
+    if a.dtype.kind == "f" and name not in ("gcd",):
+        assert_same(u(x, 2, dtype=np.float32), _numpy(nu, a, 2, dtype=np.float32), rtol=1e-5, atol=1e-5)
+    with pytest.raises(TypeError, match="Cannot cast"):
+        u(x, x, out=da.zeros(a.shape, dtype=da.int8, device=place), casting="safe")
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(FLOAT_UFUNCS + INT_UFUNCS))
+def test_reduce(place, data, name) -> None:
+    a, x = _case(data, place, name)
+    u, nu = getattr(da, name), getattr(np, name)
+    axis = data.draw(st.sampled_from([0, -1, None, tuple(range(a.ndim))]))
+    keep = data.draw(st.booleans())
+    try:
+        want = _numpy(nu.reduce, a, axis=axis, keepdims=keep)
+    except ValueError as err:
+        with pytest.raises(ValueError, match=str(err).split(" ")[0]):
+            u.reduce(x, axis=axis, keepdims=keep)
+        return
+    assert_same(u.reduce(x, axis=axis, keepdims=keep), want, **TOL)
+    if nu.identity is not None or name in ("maximum", "minimum", "fmax", "fmin"):
+        init = 1
+        mask = np.asarray(a > 0)
+        assert_same(u.reduce(x, axis=0, initial=init, where=da.asarray(mask, device=place)),
+                    _numpy(nu.reduce, a, axis=0, initial=init, where=mask), **TOL)
+    assert_same(nu.reduce(x, axis=axis, keepdims=keep), want, **TOL)  # NumPy's own, through __array_ufunc__
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(FLOAT_UFUNCS + INT_UFUNCS))
+def test_accumulate(place, data, name) -> None:
+    a, x = _case(data, place, name)
+    u, nu = getattr(da, name), getattr(np, name)
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    want = _numpy(nu.accumulate, a, axis=axis)
+    assert_same(u.accumulate(x, axis), want, **TOL)
+    assert_same(nu.accumulate(x, axis=axis), want, **TOL)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(["add", "subtract", "maximum", "power", "less", "logical_xor"]))
+def test_outer(place, data, name) -> None:
+    a, x = _case(data, place, "subtract")
+    b = np.arange(3, dtype=a.dtype)
+    assert_same(getattr(da, name).outer(x, da.asarray(b, device=place)), _numpy(getattr(np, name).outer, a, b),
+                **TOL)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(["add", "subtract", "multiply", "maximum", "minimum", "bitwise_or"]))
+def test_at_accumulates_repeated_indices(place, data, name) -> None:
+    a, x = _case(data, place, name)
+    a = a.astype(np.int32).copy()
+    x = da.asarray(a, device=place)[...]
+    flat = a.reshape(-1) if a.flags.c_contiguous else None
+    n = a.shape[0]
+    if not n:
+        return
+    idx = data.draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=8))
+    vals = data.draw(st.sampled_from([2, [1, 2, 3, 4, 5, 6, 7, 8][:len(idx)]]))
+    if isinstance(vals, list) and a.ndim > 1:
+        vals = 3
+    getattr(np, name).at(a, idx, vals)
+    getattr(da, name).at(x, idx, vals)
+    assert_same(x, a)
+    del flat
+    b = np.arange(6.0)
+    y = da.asarray(b, device=place)
+    np.negative.at(b, [0, 0, 2])
+    da.negative.at(y, [0, 0, 2])
+    assert_same(y, b)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), name=st.sampled_from(["add", "multiply", "maximum", "subtract", "bitwise_or"]))
+def test_reduceat(place, data, name) -> None:
+    a, x = _case(data, place, name if name != "bitwise_or" else "gcd")
+    n = a.shape[0]
+    if not n:
+        return
+    idx = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=5))
+    assert_same(getattr(da, name).reduceat(x, idx), _numpy(getattr(np, name).reduceat, a, idx), **TOL)
+    with pytest.raises(IndexError):
+        getattr(da, name).reduceat(x, [n])
+
+
+def test_errors_name_the_ufunc_and_the_next_call_works() -> None:
+    x = da.asarray([1.0, 2.0])
+    with pytest.raises(ValueError, match="sin.reduce"):
+        da.sin.reduce(x)
+    with pytest.raises(ValueError, match="identity"):
+        da.maximum.reduce(da.zeros((0,)))
+    with pytest.raises(TypeError, match="takes 2"):
+        da.add(x)
+    with pytest.raises(ValueError, match="second operand"):
+        da.add.at(x, [0])
+    assert_same(da.add.reduce(x), np.float64(3.0))
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_two_output_ufuncs(place) -> None:
+    a = np.array([-7.5, -2.0, -0.0, 0.3, 8.0, np.inf, -np.inf, np.nan, 1e-310])
+    x = da.asarray(a, device=place)
+    for name in ("modf", "frexp"):
+        for g, w in zip(getattr(da, name)(x), getattr(np, name)(a), strict=True):
+            assert_same(g, w)
+        for g, w in zip(getattr(np, name)(x), getattr(np, name)(a), strict=True):
+            assert_same(g, w)
+    i = np.array([7, -7, 5, -5, 0])
+    for g, w in zip(da.divmod(da.asarray(i, device=place), 3), np.divmod(i, 3), strict=True):
+        assert_same(g, w)
+    q, r = da.empty(5, dtype=da.int64, device=place), da.empty(5, dtype=da.int64, device=place)
+    assert da.divmod(da.asarray(i, device=place), 3, out=(q, r)) == (q, r)
+    assert_same(r, i % 3)
