@@ -74,7 +74,7 @@ from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
     ushort,
 )
 from .errors import DeviceError
-from .interop import dask_chunks, from_dlpack, from_pyopencl
+from .interop import dask_chunks, einops_backend, from_dlpack, from_pyopencl
 from .npyio import *  # noqa: F403
 from .npyio import __all__ as _npyio_all
 from .ops.arrange import *  # noqa: F403
@@ -130,6 +130,7 @@ from .sched import Stream, profile, stream, synchronize
 
 _methods.install(sys.modules[__name__])  # DArray's operators, methods and properties (darray/_methods.py)
 dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
+einops_backend.install()  # DArrays in einops once einops is imported
 
 bool = bool_  # noqa: A001  (Array API name)
 ndarray = DArray  # NumPy's name, for isinstance
