@@ -124,10 +124,10 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     xs = [x if x.place == place else asarray(x, device=place) for x in xs]
     labels, out_labels = _parse(spec, [x.shape for x in xs])
     common = _dt.result_type(*[x.dtype for x in xs]) if dtype is None else _dt.as_dtype(dtype, "einsum")
-    if dtype is not None:
-        for x in xs:
-            if not _dt.can_cast(x.dtype, common, casting=casting):
-                raise TypeError(f"darray einsum: cannot cast {x.dtype} to {common} under casting={casting!r}")
+    for x in xs if dtype is not None else []:
+        if not _dt.can_cast(x.dtype, common, casting=casting):
+            raise TypeError(f"darray einsum: cannot cast an operand from {x.dtype} to {common} under casting="
+                            f"{casting!r}")
     work: list[tuple[DArray, str]] = []
     for k, (x, la) in enumerate(zip(xs, labels)):
         x, la = _diagonal(x.astype(common, copy=False), la)

@@ -37,6 +37,11 @@ def _array(x: Any, place: Any = None) -> DArray:
     return x if isinstance(x, DArray) else asarray(x, device=place)
 
 
+def _place(*xs: Any) -> Any:
+    """The place of the first DArray among ``xs`` (None: the default place)."""
+    return next((x.place for x in xs if isinstance(x, DArray)), None)
+
+
 def _inexact(x: DArray) -> DArray:
     return x if x.dtype.kind in "fc" else x.astype(default_float(x.place))
 
@@ -237,7 +242,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     high = py[-1] if right is None else right
     result = E.apply("where", E.apply("less", v, px[0]), low, E.apply("where", E.apply("greater", v, px[-1]), high,
                                                                           result))
-    return E.apply("where", E.apply("isnan", v), np.nan, result).astype(py.dtype, copy=False)
+    if n > 1:  # NumPy: NaN in, NaN out (one sample point: its value, whatever x)
+        result = E.apply("where", E.apply("isnan", v), np.nan, result)
+    return result.astype(py.dtype, copy=False)
 
 
 def _along(f: DArray, axis: int, key: slice) -> DArray:
@@ -344,8 +351,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     component). See also: numpy.cross."""
     if axis is not None:
         axisa = axisb = axisc = axis
-    x, y = _array(a), _array(b)
-    x, y = moveaxis(x, axisa, -1), moveaxis(y, axisb, -1)
+    x = _array(a, _place(a, b))
+    x, y = moveaxis(x, axisa, -1), moveaxis(_array(b, x.place), axisb, -1)
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("darray cross: incompatible dimensions for cross product (dimension must be 2 or 3)")
     a0, a1 = x[..., 0], x[..., 1]
@@ -362,7 +369,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
 
 def kron(a: Any, b: Any) -> DArray:
     """The Kronecker product: blocks of ``b`` scaled by each element of ``a``. See also: numpy.kron."""
-    x, y = _array(a), _array(b)
+    x = _array(a, _place(a, b))
+    y = _array(b, x.place)
     nd = max(x.ndim, y.ndim)
     x, y = reshape(x, (1,) * (nd - x.ndim) + x.shape), reshape(y, (1,) * (nd - y.ndim) + y.shape)
     prod = E.apply("multiply", reshape(x, x.shape + (1,) * nd), reshape(y, (1,) * nd + y.shape))
@@ -372,7 +380,8 @@ def kron(a: Any, b: Any) -> DArray:
 
 def inner(a: Any, b: Any, /) -> DArray:
     """Sum of products over the last axes (a product for 0-d inputs). See also: numpy.inner."""
-    x, y = _array(a), _array(b)
+    x = _array(a, _place(a, b))
+    y = _array(b, x.place)
     if x.ndim == 0 or y.ndim == 0:
         return E.apply("multiply", x, y)
     if x.shape[-1] != y.shape[-1]:
@@ -383,7 +392,8 @@ def inner(a: Any, b: Any, /) -> DArray:
 
 def vdot(a: Any, b: Any, /) -> DArray:
     """The dot product of the flattened inputs, the first conjugated. See also: numpy.vdot."""
-    x, y = reshape(_array(a), (-1,)), reshape(_array(b), (-1,))
+    x = reshape(_array(a, _place(a, b)), (-1,))
+    y = reshape(_array(b, x.place), (-1,))
     if x.size != y.size:
         raise ValueError("darray vdot: vectors have different lengths")
     return matmul(E.apply("conj", x) if x.dtype.kind == "c" else x, y)
