@@ -8,8 +8,8 @@ the inverse in one launch; counts are differences of the run starts. ``isin`` so
 elements and binary-searches each element (``isin_search``). NaNs are distinct values
 (NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
 
-Complex input is ordered as NumPy orders it (``_complex_order``: three stable argsorts of
-real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
+Complex input is ordered as NumPy orders it (``sorting.complex_argsort``: three stable argsorts
+of real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from .creation import full
 from .indexing import nonzero, take
 from .manipulation import concat
 from .scan import _scan_rows, cumulative_sum
-from .sorting import argsort, contiguous, kernel, launch, sort_rows, span
+from .sorting import complex_argsort, contiguous, kernel, launch, sort_rows, span
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
            "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
@@ -58,23 +58,11 @@ def _real(op: str, x: Any) -> DArray:
     return x
 
 
-def _complex_order(flat: DArray) -> DArray:
-    """int64 positions that sort the 1-D complex OpenCL array ``flat`` as NumPy sorts complex:
-    by real part, then imaginary part, NaNs in NumPy 2's classes ``[R + Rj, R + nanj, nan + Rj,
-    nan + nanj]``; stable (equal values in input order; -0.0 equals 0.0). Stable argsorts by
-    the imaginary part, the real part, then the NaN class."""
-    re, im = E.apply("real", flat), E.apply("imag", flat)
-    order = argsort(im)
-    order = take(order, argsort(take(re, order)))
-    nan_class = E.apply("add", E.apply("multiply", E.apply("isnan", re), 2), E.apply("isnan", im))
-    return take(order, argsort(take(astype(nan_class, _dt.int8, copy=False), order)))
-
-
 def _unique_complex(x: DArray) -> tuple[DArray, DArray, DArray, DArray]:
     """``_unique`` of the non-empty complex OpenCL array ``x``: a value starts where it differs
     from the one before in NumPy's order (a NaN in either part differs from everything)."""
     n, flat = x.size, x.reshape(-1)
-    order = _complex_order(flat)
+    order = complex_argsort(flat, 0)
     ordered = take(flat, order)
     starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=x.place),
                           E.apply("not_equal", ordered[1:], ordered[:-1])])
