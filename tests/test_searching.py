@@ -65,3 +65,14 @@ def test_bad_input(any_place, call, err):
     with pytest.raises(err, match="searchsorted|out of bounds"):
         call(any_place)
     assert_same(da.searchsorted(da.asarray([1.0, 2.0], device=any_place), 1.5), np.asarray(1, np.int64))
+
+
+def test_numpy_signature(any_place):
+    """NumPy's positional ``side`` and ``sorter``; ``np.searchsorted`` on a DArray runs darray's."""
+    a = np.array([5.0, 1.0, 3.0])
+    sorter = np.argsort(a)
+    ad = da.asarray(a, device=any_place)
+    assert_same(da.searchsorted(ad, [3.0, 6.0], "right", sorter), np.searchsorted(a, [3.0, 6.0], "right", sorter))
+    got = np.searchsorted(da.sort(ad), da.asarray([2.0], device=any_place), side="left")
+    assert isinstance(got, da.DArray)
+    assert_same(got, np.searchsorted(np.sort(a), [2.0]))

@@ -147,3 +147,59 @@ def test_bad_input(any_place):
         da.isin(c, c)
     x = np.array([3, 1, 3], np.int32)
     check_unique(da.asarray(x, device=any_place), x)  # the next call works
+
+
+UNIQUE_DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int64", "float32", "float64")]
+
+
+@given(data=st.data())
+def test_numpy_unique(any_place, data):
+    """NumPy's ``unique`` with every return, equal_nan both ways (NaNs: one value or each its own)."""
+    dtype = data.draw(st.sampled_from(UNIQUE_DTYPES), label="dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 5), elements=elements(dtype)), label="x")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
+    xn, xd = view(x, kind), view(da.asarray(x, device=any_place), kind)
+    want = np.unique(xn, return_index=True, return_inverse=True, return_counts=True)
+    got = da.unique(xd, True, True, True)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+    np.testing.assert_array_equal(got[0].get(), want[0])
+    np.testing.assert_array_equal(got[3].get(), want[3])
+    np.testing.assert_array_equal(got[1].get(), want[1])  # first occurrences (NumPy: a stable sort)
+    np.testing.assert_array_equal(want[0][got[2].get()], xn)
+    np.testing.assert_array_equal(da.unique(xd, equal_nan=False).get(), np.unique(xn, equal_nan=False))
+    np.testing.assert_array_equal(da.unique(xd, return_counts=True)[1].get(), want[3])
+
+
+@given(data=st.data())
+def test_set_operations(any_place, data):
+    dtype = data.draw(st.sampled_from(UNIQUE_DTYPES), label="dtype")
+    a = data.draw(hnp.arrays(dtype, shapes(0, 2, 0, 6), elements=elements(dtype)), label="a")
+    b = data.draw(hnp.arrays(dtype, shapes(0, 1, 0, 8), elements=elements(dtype)), label="b")
+    ad, bd = da.asarray(a, device=any_place), da.asarray(b, device=any_place)
+    for name in ("union1d", "intersect1d", "setdiff1d", "setxor1d"):
+        got, want = getattr(da, name)(ad, bd), getattr(np, name)(a, b)
+        assert got.dtype == want.dtype, name
+        np.testing.assert_array_equal(got.get(), want, err_msg=name)
+    got, want = da.intersect1d(ad, bd, return_indices=True), np.intersect1d(a, b, return_indices=True)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.get(), w)
+    ua, ub = np.unique(a), np.unique(b)
+    np.testing.assert_array_equal(da.setxor1d(da.asarray(ua, device=any_place), da.asarray(ub, device=any_place),
+                                              True).get(), np.setxor1d(ua, ub, True))
+
+
+def test_isin_numpy_signature(any_place):
+    x, t = np.array([[1, 5], [3, 2]]), np.array([2, 3])
+    xd = da.asarray(x, device=any_place)
+    np.testing.assert_array_equal(da.isin(xd, t, False, True).get(), np.isin(x, t, False, True))
+    for kind in (None, "sort", "table"):
+        np.testing.assert_array_equal(da.isin(xd, t, kind=kind).get(), np.isin(x, t, kind=kind))
+    with pytest.raises(ValueError, match="darray isin"):
+        da.isin(xd, t, kind="hash")
+    with pytest.raises(ValueError, match="darray isin: the 'table'"):
+        da.isin(da.asarray([1.0], device=any_place), [1.0], kind="table")
+    with pytest.raises(TypeError, match="darray unique: axis"):
+        da.unique(xd, axis=0)
+    assert isinstance(np.unique(xd), da.DArray) and isinstance(np.union1d(xd, xd), da.DArray)
+    np.testing.assert_array_equal(da.unique(xd).get(), np.unique(x))  # the next call works

@@ -163,9 +163,36 @@ def test_bad_input(any_place):
             fn(x, axis=2)
         with pytest.raises(AxisError):
             fn(da.asarray(np.float64(1), device=any_place))  # 0-d: NumPy raises too
-        with pytest.raises(TypeError, match=f"darray {fn.__name__}.*complex"):
-            fn(da.asarray(np.ones(3, np.complex64), device=any_place))
+        with pytest.raises(ValueError, match=f"darray {fn.__name__}: sort kind"):
+            fn(x, -1, "bogus")
+        with pytest.raises(ValueError, match=f"darray {fn.__name__}: cannot specify order"):
+            fn(x, order="f0")
     check(x, np.arange(6.0).reshape(2, 3), 0)  # the next call works
+
+
+COMPLEX = [complex(r, i) for r in (0.0, -0.0, 1.0, -2.0, np.inf, np.nan) for i in (0.0, 1.0, -1.0, np.nan)]
+
+
+@given(data=st.data())
+def test_complex_matches_numpy(any_place, data):
+    """Complex sorts as NumPy 2 (real, then imaginary part; NaN classes last), stably."""
+    dtype = data.draw(st.sampled_from([np.complex64, np.complex128]), label="dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(1, 3, 0, 6), elements=st.sampled_from(COMPLEX)), label="x")
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+    xd = da.asarray(x, device=any_place)
+    np.testing.assert_array_equal(da.argsort(xd, axis).get(), np.argsort(x, axis, kind="stable"))
+    got = da.sort(xd, axis, "quicksort")
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got.get(), np.sort(x, axis, kind="stable"))
+
+
+def test_numpy_signature(any_place):
+    """NumPy's positional ``axis`` and ``kind``; ``np.sort`` on a DArray runs darray's sort."""
+    x = np.array([[3, 1, 2], [0, 5, 4]], np.int16)
+    xd = da.asarray(x, device=any_place)
+    np.testing.assert_array_equal(da.sort(xd, 0, "stable").get(), np.sort(x, 0))
+    np.testing.assert_array_equal(da.argsort(xd, None, None, None).get(), np.argsort(x, None, kind="stable"))
+    assert isinstance(np.sort(xd, axis=0), da.DArray) and isinstance(np.argsort(xd), da.DArray)
 
 
 def test_axis_none_flattens(any_place):

@@ -22,18 +22,18 @@ from .indexing import take
 __all__ = ["searchsorted"]
 
 
-def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> DArray:
-    """Indices (int64) at which the values of ``x2`` would be inserted into the sorted 1-d ``x1``
-    to keep it sorted: the first position with ``x1[i] >= v`` (``side="left"``) or ``> v``
-    (``"right"``). ``sorter``: indices that sort ``x1``. NaN sorts after everything, as in NumPy.
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> DArray:
+    """Indices (int64) at which the values of ``v`` would be inserted into the sorted 1-d ``a``
+    to keep it sorted: the first position with ``a[i] >= v`` (``side="left"``) or ``> v``
+    (``"right"``). ``sorter``: indices that sort ``a``. NaN sorts after everything, as in NumPy.
 
-    See also: numpy.searchsorted. Like NumPy, ``x1`` is not checked for being sorted."""
+    See also: numpy.searchsorted. Like NumPy, ``a`` is not checked for being sorted."""
     name = "searchsorted"
     if side not in ("left", "right"):
         raise ValueError(f"darray {name}: side must be 'left' or 'right', got {side!r}")
-    (a, v), place = D.operands(name, (x1, x2))
+    (a, v), place = D.operands(name, (a, v))
     if not isinstance(a, DArray) or a.ndim != 1:
-        raise ValueError(f"darray {name}: x1 must be a 1-d array, got {np.ndim(a)} dimensions")
+        raise ValueError(f"darray {name}: a must be a 1-d array, got {np.ndim(a)} dimensions")
     v = v if isinstance(v, DArray) else from_numpy(np.asarray(v), place)
     dt = _dt.result_type(a.dtype, v.dtype)
     if dt.kind == "c":

@@ -8,8 +8,8 @@ the inverse in one launch; counts are differences of the run starts. ``isin`` so
 elements and binary-searches each element (``isin_search``). NaNs are distinct values
 (NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
 
-Complex input is ordered as NumPy orders it (``_complex_order``: three stable argsorts of
-real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
+Complex input is ordered as NumPy orders it (``sorting.complex_argsort``: three stable argsorts
+of real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
 """
 from __future__ import annotations
 
@@ -23,14 +23,17 @@ from .._convert import asarray, astype, empty, from_numpy
 from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
+from . import reduction as R
 from ._kernel import ref
 from .creation import full
 from .indexing import nonzero, take
 from .manipulation import concat
 from .scan import _scan_rows, cumulative_sum
-from .sorting import argsort, contiguous, kernel, launch, sort_rows, span
+from .sorting import argsort as sort_index
+from .sorting import complex_argsort, contiguous, kernel, launch, sort, sort_rows, span
 
-__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
+__all__ = ["unique", "union1d", "intersect1d", "setdiff1d", "setxor1d",
+           "unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",
            "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
 
@@ -58,23 +61,11 @@ def _real(op: str, x: Any) -> DArray:
     return x
 
 
-def _complex_order(flat: DArray) -> DArray:
-    """int64 positions that sort the 1-D complex OpenCL array ``flat`` as NumPy sorts complex:
-    by real part, then imaginary part, NaNs in NumPy 2's classes ``[R + Rj, R + nanj, nan + Rj,
-    nan + nanj]``; stable (equal values in input order; -0.0 equals 0.0). Stable argsorts by
-    the imaginary part, the real part, then the NaN class."""
-    re, im = E.apply("real", flat), E.apply("imag", flat)
-    order = argsort(im)
-    order = take(order, argsort(take(re, order)))
-    nan_class = E.apply("add", E.apply("multiply", E.apply("isnan", re), 2), E.apply("isnan", im))
-    return take(order, argsort(take(astype(nan_class, _dt.int8, copy=False), order)))
-
-
 def _unique_complex(x: DArray) -> tuple[DArray, DArray, DArray, DArray]:
     """``_unique`` of the non-empty complex OpenCL array ``x``: a value starts where it differs
     from the one before in NumPy's order (a NaN in either part differs from everything)."""
     n, flat = x.size, x.reshape(-1)
-    order = _complex_order(flat)
+    order = complex_argsort(flat, 0)
     ordered = take(flat, order)
     starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=x.place),
                           E.apply("not_equal", ordered[1:], ordered[:-1])])
@@ -171,13 +162,20 @@ def unique_all(x: Any, /) -> UniqueAllResult:
     return UniqueAllResult(*_unique("unique_all", x, True))
 
 
-def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> DArray:
-    """Boolean array of ``x1``'s shape: whether each element of ``x1`` is in ``x2`` (``invert``
-    negates). Both are compared in their promoted dtype; NaN is in nothing. See also: numpy.isin."""
-    (a, b), place = D.operands("isin", (x1, x2))
+def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False, *,
+         kind: str | None = None) -> DArray:
+    """Boolean array of ``element``'s shape: whether each of its elements is in ``test_elements``
+    (``invert`` negates). Both are compared in their promoted dtype; NaN is in nothing. ``kind``
+    (None, 'sort', 'table') and ``assume_unique`` are checked and give the same result. See also:
+    numpy.isin. Differs from NumPy: complex input is a TypeError."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"darray isin: invalid kind {kind!r}; use None, 'sort' or 'table'")
+    (a, b), place = D.operands("isin", (element, test_elements))
     dt = _dt.result_type(a, b)
     a, b = (asarray(v, dtype=dt, device=place) for v in (a, b))
     _real("isin", a), _real("isin", b)
+    if kind == "table" and dt.kind not in "biu":
+        raise ValueError("darray isin: the 'table' method is only supported for boolean or integer arrays")
     return D.implementation("isin", place)(a, b, dt, invert, place)
 
 
@@ -200,3 +198,83 @@ def _isin_cl(a: DArray, b: DArray, dt: np.dtype, invert: bool, place: CLPlace) -
            [*ref(flat), *ref(table), *ref(out), np.int64(a.size), np.int64(b.size), length, np.int32(bool(invert))],
            items, place, [flat, table], [out])
     return out
+
+
+def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
+           axis: int | None = None, *, equal_nan: bool = True, sorted: bool = True) -> Any:
+    """The sorted distinct values of the flattened ``ar``, with (as asked) the first indices, the
+    inverse indices (``ar``'s shape) and the counts, all int64; NaNs are one value with
+    ``equal_nan`` (the first NaN in sorted order). See also: numpy.unique.
+
+    Differs from NumPy: the values are always sorted; ``axis`` is not supported (TypeError)."""
+    if axis is not None:
+        raise TypeError("darray unique: axis=... is not supported")
+    x = ar if isinstance(ar, DArray) else asarray(ar)
+    values, first, inverse, counts = _unique("unique", x, return_index or return_inverse)
+    if equal_nan and values.dtype.kind in "fc" and values.size:
+        nans = int(R.sum(E.apply("isnan", values)))
+        if nans > 1:
+            j = values.size - nans
+            if return_index:
+                first = concat([first[:j], (R.min(first[j:]) if values.dtype.kind == "f" else first[j]).reshape(1)])
+            values, counts = values[:j + 1], concat([counts[:j], R.sum(counts[j:]).reshape(1)])
+            if return_inverse:
+                inverse = E.apply("minimum", inverse, j)
+    extra = [r for r, want in ((first, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    return (values, *extra) if extra else values
+
+
+def _flat_pair(name: str, ar1: Any, ar2: Any) -> tuple[DArray, DArray]:
+    """Both arrays flattened, in their promoted dtype, on one place."""
+    (a, b), place = D.operands(name, (ar1, ar2))
+    a, b = (v if isinstance(v, DArray) else asarray(v, device=place) for v in (a, b))
+    dt = _dt.result_type(a.dtype, b.dtype)
+    return astype(a, dt, copy=False).reshape(-1), astype(b, dt, copy=False).reshape(-1)
+
+
+def union1d(ar1: Any, ar2: Any) -> DArray:
+    """The sorted distinct values in either array (flattened). See also: numpy.union1d."""
+    a, b = _flat_pair("union1d", ar1, ar2)
+    return cast(DArray, unique(concat([a, b])))
+
+
+def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices: bool = False) -> Any:
+    """The sorted values in both arrays (flattened), with their first indices in each when
+    ``return_indices``. See also: numpy.intersect1d."""
+    a, b = _flat_pair("intersect1d", ar1, ar2)
+    if not assume_unique:
+        (a, ia), (b, ib) = unique(a, return_index=True), unique(b, return_index=True)
+    aux = concat([a, b])
+    order = sort_index(aux)
+    aux = take(aux, order)
+    mask = E.apply("equal", aux[1:], aux[:-1])
+    both = aux[:-1][mask]
+    if not return_indices:
+        return both
+    i1, i2 = order[:-1][mask], E.apply("subtract", order[1:][mask], a.size)
+    if not assume_unique:
+        i1, i2 = take(ia, i1), take(ib, i2)
+    return both, i1, i2
+
+
+def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> DArray:
+    """The values of ``ar1`` not in ``ar2`` (sorted and distinct unless ``assume_unique``).
+    See also: numpy.setdiff1d."""
+    (a, b), place = D.operands("setdiff1d", (ar1, ar2))
+    a = a if isinstance(a, DArray) else asarray(a, device=place)
+    a = a.reshape(-1) if assume_unique else cast(DArray, unique(a))
+    return a[isin(a, b, invert=True)]
+
+
+def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> DArray:
+    """The sorted values in exactly one of the arrays. See also: numpy.setxor1d."""
+    a, b = _flat_pair("setxor1d", ar1, ar2)
+    if not assume_unique:
+        a, b = cast(DArray, unique(a)), cast(DArray, unique(b))
+    aux = concat([a, b])
+    if not aux.size:
+        return aux
+    aux = sort(aux)
+    edge = full((1,), True, dtype=_dt.bool_, device=aux.place)
+    flag = concat([edge, E.apply("not_equal", aux[1:], aux[:-1]), edge])
+    return aux[E.apply("logical_and", flag[1:], flag[:-1])]

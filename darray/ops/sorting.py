@@ -1,4 +1,4 @@
-"""Sorting along one axis: ``sort`` and ``argsort`` (Array API signatures).
+"""Sorting along one axis: ``sort`` and ``argsort`` (NumPy signatures, with the Array API's keywords).
 
 On devices whose memory is host memory, large sorts of values go to NumPy on the mapped
 buffers (:func:`engine`, ``DARRAY_SORT``). Otherwise, on OpenCL places the axis is moved last
@@ -33,7 +33,9 @@ from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..place import CLPlace, runtime
 from . import _dispatch as D
+from . import elementwise as E
 from ._kernel import host_memory, on_host, ref, run, source
+from .indexing import take_along_axis
 from .scan import _scan_rows
 
 __all__ = ["sort", "argsort"]
@@ -210,14 +212,38 @@ def engine(place: CLPlace, n: int, arg: bool) -> str:
     return "host" if not arg and host_memory(place) and n >= HOST_MIN else "kernel"
 
 
-def _sorted(op: str, x: Any, axis: int | None, descending: bool, arg: bool) -> DArray:
+KINDS = ("quicksort", "mergesort", "heapsort", "stable")
+
+
+def _sorted(op: str, x: Any, axis: int | None, kind: str | None, order: Any, descending: bool, arg: bool) -> DArray:
     x = x if isinstance(x, DArray) else asarray(x)
-    if x.dtype.kind == "c":
-        raise TypeError(f"darray {op}: complex input ({x.dtype}) has no order; sort real and imaginary parts")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"darray {op}: sort kind must be one of {', '.join(map(repr, KINDS))} (got {kind!r})")
+    if order is not None:
+        raise ValueError(f"darray {op}: cannot specify order when the array has no fields")
     if axis is None:  # NumPy: the flattened array
         x, axis = x.reshape(-1), 0
     axis = normalize_axis(axis, x.ndim, f"darray {op}")
+    if x.dtype.kind == "c":
+        index = complex_argsort(x, axis, descending)
+        return index if arg else take_along_axis(x, index, axis=axis)
     return D.implementation(op, x.place)(op, x, axis, descending, arg)
+
+
+def complex_argsort(x: DArray, axis: int, descending: bool = False) -> DArray:
+    """int64 indices that sort the complex ``x`` along ``axis`` as NumPy orders complex: by real
+    part, then imaginary part, NaNs in NumPy 2's classes ``[R + Rj, R + nanj, nan + Rj, nan + nanj]``;
+    stable. Stable argsorts by the imaginary part, the real part, then the NaN class."""
+    re, im = E.apply("real", x), E.apply("imag", x)
+    nan_class = astype(E.apply("add", E.apply("multiply", E.apply("isnan", re), 2), E.apply("isnan", im)),
+                       _dt.int8, copy=False)
+    index: DArray | None = None
+    for key in (im, re, nan_class):
+        key = key if index is None else take_along_axis(key, index, axis=axis)
+        step = _sorted("argsort", key, axis, None, None, descending, True)
+        index = step if index is None else take_along_axis(index, step, axis=axis)
+    assert index is not None
+    return index
 
 
 @D.register("sort", "cpu")
@@ -249,19 +275,24 @@ def _sorted_cl(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DA
     return astype(out, _dt.int64, copy=False) if arg else out
 
 
-def sort(x: Any, /, *, axis: int | None = -1, descending: bool = False, stable: bool = True) -> DArray:
-    """Sorted copy of ``x`` along ``axis`` (stable; ``stable=False`` is accepted and still stable).
+def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         descending: bool = False, stable: bool | None = None) -> DArray:
+    """Sorted copy of ``a`` along ``axis`` (always stable, whatever ``kind`` and ``stable``).
 
-    NaN sorts last; -0.0 and 0.0 are equal (kept in input order). ``descending=True`` orders
+    NaN sorts last; -0.0 and 0.0 are equal (kept in input order); complex sorts by real, then
+    imaginary part, NaNs last as NumPy 2. ``descending=True`` (the Array API's keyword) orders
     as array_api_strict (the values of its ``flip(sort(x))``): largest first, NaNs first, equal
-    elements in their input order. ``axis=None`` sorts the flattened array and 0-d input
-    raises AxisError, as in NumPy. On OpenCL places with ``axis`` not last the result is a
-    transposed view of a contiguous buffer. See also: numpy.sort.
+    elements in their input order. ``axis=None`` sorts the flattened array and 0-d input raises
+    AxisError, as in NumPy. On OpenCL places with ``axis`` not last the result is a transposed
+    view of a contiguous buffer. See also: numpy.sort.
+
+    Differs from NumPy: ``order`` (structured arrays) is a ValueError, as darray has no fields.
     """
-    return _sorted("sort", x, axis, descending, False)
+    return _sorted("sort", a, axis, kind, order, descending, False)
 
 
-def argsort(x: Any, /, *, axis: int | None = -1, descending: bool = False, stable: bool = True) -> DArray:
-    """int64 indices that sort ``x`` along ``axis`` (stable, ties in input order; ordering as in
+def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            descending: bool = False, stable: bool | None = None) -> DArray:
+    """int64 indices that sort ``a`` along ``axis`` (stable, ties in input order; ordering as in
     :func:`sort`, descending included). See also: numpy.argsort."""
-    return _sorted("argsort", x, axis, descending, True)
+    return _sorted("argsort", a, axis, kind, order, descending, True)

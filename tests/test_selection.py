@@ -1,0 +1,203 @@
+"""Selection and partitioning (darray/ops/selection.py) against NumPy, on both places: partition
+properties, lexsort, sort_complex, argwhere/flatnonzero/extract, select/choose/compress,
+piecewise, and the in-place writers place/putmask/put_along_axis/copyto."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import arrays, assert_same, check, check_view, shapes, viewed
+from hypothesis import given
+from hypothesis import strategies as st
+
+import darray as da
+from darray.ops.selection import place as da_place
+
+DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int64", "float32", "float64", "complex64")]
+SPECIAL = st.sampled_from([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan])
+
+
+def _elements(dtype: np.dtype):
+    return SPECIAL if dtype.kind in "fc" else None
+
+
+@given(data=st.data())
+def test_partition_property(any_place, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=_elements(dtype)), label="x")
+    x = view(base)
+    if x.size == 0:
+        return
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+    kth = data.draw(st.integers(-x.shape[axis], x.shape[axis] - 1), label="kth")
+    want = np.sort(x, axis, kind="stable")
+    got = da.partition(view(da.asarray(base, device=any_place)), kth, axis)
+    assert_same(np.take(got.get(), kth, axis), np.take(want, kth, axis))
+    idx = da.argpartition(view(da.asarray(base, device=any_place)), [kth], axis=axis)
+    assert idx.dtype == np.int64
+    assert_same(np.take(np.take_along_axis(x, idx.get(), axis), kth, axis), np.take(want, kth, axis))
+
+
+def test_partition_errors(any_place):
+    x = da.asarray([3, 1, 2], device=any_place)
+    with pytest.raises(ValueError, match="darray partition: kth"):
+        da.partition(x, 3)
+    with pytest.raises(ValueError, match="darray argpartition: select kind"):
+        da.argpartition(x, 1, kind="quick")
+    with pytest.raises(TypeError, match="darray partition"):
+        da.partition(x, 1.0)
+    assert_same(da.partition(x, -1, axis=None), np.array([1, 2, 3]))
+    assert isinstance(np.partition(x, 1), da.DArray)
+
+
+@given(data=st.data())
+def test_lexsort(any_place, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(shapes(1, 2, 0, 6), label="shape")
+    keys = [data.draw(arrays(dtype, shape, elements=_elements(dtype) if dtype.kind == "f" else None))
+            for _ in range(data.draw(st.integers(1, 3)))]
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    got = da.lexsort([da.asarray(k, device=any_place) for k in keys], axis)
+    assert_same(got, np.lexsort(keys, axis))
+    assert_same(da.lexsort(da.asarray(np.stack(keys), device=any_place), axis=axis), np.lexsort(np.stack(keys), axis))
+
+
+def test_lexsort_errors(any_place):
+    with pytest.raises(TypeError, match="darray lexsort"):
+        da.lexsort([])
+    with pytest.raises(ValueError, match="darray lexsort: all keys"):
+        da.lexsort([da.asarray([1, 2], device=any_place), da.asarray([1], device=any_place)])
+    assert isinstance(np.lexsort(da.asarray([[1, 0]], device=any_place)), da.DArray)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "float32", "float64", "complex64"])
+def test_sort_complex(any_place, dtype):
+    x = np.array([[3, 1, -2], [0, 2, 1]]).astype(dtype)
+    check(lambda xp, v: xp.sort_complex(v), x, place=any_place)
+    check(lambda xp, v: xp.sort_complex(v.T), x, place=any_place)
+
+
+@given(data=st.data())
+def test_nonzero_family(any_place, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    base, view = data.draw(viewed(dtype, elements=_elements(dtype)), label="x")
+    check_view(lambda xp, v: xp.argwhere(v), base, view, place=any_place)
+    check_view(lambda xp, v: xp.flatnonzero(v), base, view, place=any_place)
+    check_view(lambda xp, v: xp.extract(v, v), base, view, place=any_place)
+    if view(base).ndim == 1:
+        check_view(lambda xp, v: xp.compress(v, v), base, view, place=any_place)
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3)])
+def test_compress_axes(any_place, shape):
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) - 1
+    check(lambda xp, v: xp.compress([True, False, True], v), x, place=any_place)
+    if x.ndim == 2:
+        check(lambda xp, v: xp.compress(np.array([False, True]), v, axis=0), x, place=any_place)
+        check(lambda xp, v: xp.compress([1, 0, 1], v, 1), x, place=any_place)
+        out = da.zeros((1, 3), dtype=da.float32, device=any_place)
+        assert da.compress([False, True], da.asarray(x, device=any_place), 0, out) is out
+        assert_same(out, x[1:])
+    with pytest.raises(ValueError, match="darray compress: condition"):
+        da.compress([[True]], da.asarray(x, device=any_place))
+
+
+@given(data=st.data())
+def test_select(any_place, data):
+    dtype = data.draw(st.sampled_from([d for d in DTYPES if d.kind != "u"]), label="dtype")
+    x = data.draw(arrays(dtype, shapes(0, 2, 0, 4), elements=_elements(dtype)), label="x")
+    default = data.draw(st.sampled_from([0, -1.5, True]), label="default")
+    check(lambda xp, v: xp.select([v > 0, v == 0], [v, 3], default), x, place=any_place)
+    check(lambda xp, v: xp.select([v < 1], [v], default=default), x, place=any_place)
+
+
+def test_select_errors(any_place):
+    x = da.asarray([1, 2], device=any_place)
+    with pytest.raises(ValueError, match="darray select: list of cases"):
+        da.select([x > 1], [x, x])
+    with pytest.raises(ValueError, match="darray select: select with an empty"):
+        da.select([], [])
+    with pytest.raises(TypeError, match="darray select: invalid entry 0"):
+        da.select([x], [x])
+    assert isinstance(np.select([x > 1], [x]), da.DArray)
+    assert_same(da.select([x > 1], [x]), np.array([0, 2]))
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_choose(any_place, mode):
+    pick = np.array([[0, 2, 1], [1, 0, 2]], np.int8) if mode == "raise" else np.array([[-4, 2, 7], [1, 0, 3]])
+    choices = [np.arange(3, dtype=np.float32), np.float32(-1), np.array([[10], [20]], np.int16)]
+    want = np.choose(pick, choices, mode=mode)
+    got = da.choose(da.asarray(pick, device=any_place), [da.asarray(c, device=any_place) for c in choices],
+                    mode=mode)
+    assert_same(got, want)
+    out = da.zeros(want.shape, dtype=da.float64, device=any_place)
+    assert da.choose(da.asarray(pick, device=any_place), [da.asarray(c, device=any_place) for c in choices],
+                     out, mode) is out
+    assert_same(out, want.astype(np.float64))
+
+
+def test_choose_errors(any_place):
+    p = da.asarray([0, 3], device=any_place)
+    with pytest.raises(ValueError, match="darray choose: invalid entry"):
+        da.choose(p, [1, 2])
+    with pytest.raises(TypeError, match="darray choose: cannot cast"):
+        da.choose(da.asarray([0.0], device=any_place), [1, 2])
+    with pytest.raises(ValueError, match="darray choose"):
+        da.choose(p, [1, 2], mode="bogus")
+    assert isinstance(np.choose(p, [1, 2, 3, 4]), da.DArray)
+    assert_same(da.choose(p, [1, 2, 3, 4]), np.array([1, 4]))  # the next call works
+
+
+def test_piecewise(any_place):
+    x = np.linspace(-2.5, 2.5, 6).reshape(2, 3)
+    check(lambda xp, v: xp.piecewise(v, [v < 0, v >= 0], [lambda t: -t, lambda t: t * 2]), x, place=any_place)
+    check(lambda xp, v: xp.piecewise(v, [v < -1], [lambda t, k: t * k, 7.0], 3), x, place=any_place)
+    check(lambda xp, v: xp.piecewise(v.reshape(-1), v.reshape(-1) > 0, [1, 0]), x, place=any_place)
+    with pytest.raises(ValueError, match="darray piecewise: with 1 condition"):
+        da.piecewise(da.asarray(x, device=any_place), [da.asarray(x > 0, device=any_place)], [1, 2, 3])
+
+
+@given(data=st.data())
+def test_in_place_writers(any_place, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    x = data.draw(arrays(dtype, shapes(1, 2, 1, 5), elements=_elements(dtype)), label="x")
+    mask = data.draw(arrays(np.bool_, x.shape), label="mask")
+    vals = data.draw(arrays(dtype, st.integers(1, 4), elements=_elements(dtype)), label="vals")
+    for fn, npfn in ((da_place, np.place), (da.putmask, np.putmask)):
+        want, got = x.copy(), da.asarray(x, device=any_place)
+        npfn(want, mask, vals)
+        assert fn(got, da.asarray(mask, device=any_place), da.asarray(vals, device=any_place)) is None
+        assert_same(got, want)
+    want, got = x.copy(), da.asarray(x, device=any_place)
+    np.copyto(want, vals[:1], where=mask)
+    da.copyto(got, da.asarray(vals[:1], device=any_place), where=da.asarray(mask, device=any_place))
+    assert_same(got, want)
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+    idx = np.argsort(x, axis=axis, kind="stable")[(slice(None),) * (axis % x.ndim) + (slice(0, 1),)]
+    want, got = x.copy(), da.asarray(x, device=any_place)
+    np.put_along_axis(want, idx, vals[0], axis)
+    da.put_along_axis(got, da.asarray(idx, device=any_place), vals[0], axis)
+    assert_same(got, want)
+
+
+def test_in_place_errors(any_place):
+    x = da.asarray(np.arange(4), device=any_place)
+    with pytest.raises(ValueError, match="darray place: mask and data"):
+        da_place(x, [True], [1])
+    with pytest.raises(ValueError, match="darray place: cannot insert"):
+        da_place(x, [True] * 4, [])
+    with pytest.raises(TypeError, match="darray putmask: cannot cast|same_kind"):
+        da.putmask(x, [True] * 4, da.asarray([1.5], device=any_place))
+    with pytest.raises(TypeError, match="darray copyto"):
+        da.copyto(x, 1.5)
+    with pytest.raises(OverflowError, match="darray copyto"):
+        da.copyto(da.asarray(np.zeros(2, np.uint8), device=any_place), -1)
+    with pytest.raises(ValueError, match="darray copyto: could not broadcast"):
+        da.copyto(x, da.asarray([1, 2], device=any_place))
+    with pytest.raises(IndexError, match="darray put_along_axis"):
+        da.put_along_axis(x, da.asarray([0.0], device=any_place), 1, 0)
+    with pytest.raises(TypeError, match="darray copyto"):
+        da.copyto(np.zeros(3), x[:3])
+    np.copyto(x, 7, where=da.asarray([True, False, True, False], device=any_place))  # the NumPy route
+    da.putmask(x, [False, True, False, False], 9)
+    assert_same(x, np.array([7, 9, 7, 3]))
