@@ -7,7 +7,7 @@ equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 passed on unchanged; else it is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
 (``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
-does not share: ``trace``'s axes 0 and 1). ``out=`` is written after
+does not share; none left). ``out=`` is written after
 the call; any other argument darray does not take, given a value other than NumPy's default,
 is a TypeError naming it. A NumPy function darray does not implement runs NumPy on the arrays'
 own memory when they are all on the ``cpu`` place (no copy), and is a TypeError naming it on
@@ -72,13 +72,7 @@ def _default(p: inspect.Parameter, value: Any) -> bool:
                                           or (type(value) is type(p.default) and value == p.default))
 
 
-def _last_two(args: dict[str, Any]) -> None:
-    """``numpy.trace``'s ``axis1``/``axis2`` (0, 1 by default) moved last, where darray's trace reads."""
-    axes = (args.pop("axis1", 0), args.pop("axis2", 1))
-    args["a"] = moveaxis(args["a"], axes, (-2, -1))
-
-
-_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {"trace": _last_two}
+_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {}  # NumPy defaults darray's function does not share
 
 
 @lru_cache(maxsize=256)
