@@ -203,3 +203,12 @@ def test_isin_numpy_signature(any_place):
         da.unique(xd, axis=0)
     assert isinstance(np.unique(xd), da.DArray) and isinstance(np.union1d(xd, xd), da.DArray)
     np.testing.assert_array_equal(da.unique(xd).get(), np.unique(x))  # the next call works
+
+
+def test_unique_values_host_sort(cl_place):
+    """Long input without indices: ``sort`` may run NumPy on the mapped buffers (NaNs, both zeros)."""
+    x = np.random.default_rng(1).integers(-50, 50, 100_000).astype(np.float32)
+    x[::7], x[::11] = np.nan, -0.0
+    xd = da.asarray(x, device=cl_place)
+    np.testing.assert_array_equal(da.unique_values(xd).get(), np.unique(x, equal_nan=False))
+    np.testing.assert_array_equal(da.unique(xd, return_counts=True)[1].get(), np.unique(x, return_counts=True)[1])

@@ -101,7 +101,10 @@ def _unique_cl(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DAr
         return empty((0,), x.dtype, place), none, empty(x.shape, _dt.int64, place), none
     if x.dtype.kind == "c":
         return _unique_complex(x)
-    ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
+    if with_order:
+        ordered, index = sort_rows(x.reshape(1, n), arg=True)
+    else:  # ``sort`` picks its engine (NumPy's sort on the mapped buffers of host-memory devices)
+        ordered, index = contiguous(sort(x.reshape(-1))).reshape(1, n), None
     order = ordered if index is None else astype(index, _dt.int64, copy=False)  # index: set when with_order
     items, length = span(n, place)
     offs = empty((1, items + 1), _dt.int64, place)
