@@ -20,15 +20,17 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
+from ..dim import normalize_axis
 from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
 from ._kernel import ref
-from .creation import full
+from .creation import arange, full
 from .indexing import nonzero, take
-from .manipulation import concat
+from .manipulation import concat, moveaxis
 from .scan import _scan_rows, cumulative_sum
+from .selection import lexsort
 from .sorting import argsort as sort_index
 from .sorting import complex_argsort, contiguous, kernel, launch, sort, sort_rows, span
 
@@ -61,20 +63,47 @@ def _real(op: str, x: Any) -> DArray:
     return x
 
 
+def _runs(ordered: DArray, differs: DArray, order: DArray) -> tuple[DArray, DArray, DArray, DArray]:
+    """(values, first indices, inverse, counts) from ``ordered`` (the n >= 1 items, rows along axis
+    0, in sorted order), ``differs`` (n - 1 bools: item i + 1 differs from item i) and ``order``
+    (the sorting positions)."""
+    n, place = ordered.shape[0], ordered.place
+    starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=place), differs])
+    run = E.apply("subtract", cumulative_sum(starts_mask, dtype=_dt.int64), 1)
+    (starts,) = nonzero(starts_mask)
+    inverse = empty((n,), _dt.int64, place)
+    inverse[order] = run
+    ends = concat([starts[1:], full((1,), n, dtype=_dt.int64, device=place)])
+    return take(ordered, starts, axis=0), take(order, starts), inverse, E.apply("subtract", ends, starts)
+
+
 def _unique_complex(x: DArray) -> tuple[DArray, DArray, DArray, DArray]:
     """``_unique`` of the non-empty complex OpenCL array ``x``: a value starts where it differs
     from the one before in NumPy's order (a NaN in either part differs from everything)."""
-    n, flat = x.size, x.reshape(-1)
+    flat = x.reshape(-1)
     order = complex_argsort(flat, 0)
     ordered = take(flat, order)
-    starts_mask = concat([full((1,), True, dtype=_dt.bool_, device=x.place),
-                          E.apply("not_equal", ordered[1:], ordered[:-1])])
-    run = E.apply("subtract", cumulative_sum(starts_mask, dtype=_dt.int64), 1)
-    (starts,) = nonzero(starts_mask)
-    inverse = empty((n,), _dt.int64, x.place)
-    inverse[order] = run
-    ends = concat([starts[1:], full((1,), n, dtype=_dt.int64, device=x.place)])
-    return take(ordered, starts), take(order, starts), inverse.reshape(x.shape), E.apply("subtract", ends, starts)
+    values, first, inverse, counts = _runs(ordered, E.apply("not_equal", ordered[1:], ordered[:-1]), order)
+    return values, first, inverse.reshape(x.shape), counts
+
+
+def _unique_axis(x: DArray, axis: int) -> tuple[DArray, DArray, DArray, DArray]:
+    """``_unique`` of the slices of ``x`` along ``axis`` (rows compared elementwise, ordered
+    lexicographically by a lexsort on the device); the inverse is 1-d."""
+    axis = normalize_axis(axis, x.ndim, "darray unique")
+    moved = moveaxis(x, axis, 0)
+    n = moved.shape[0]
+    if n == 0:
+        none = empty((0,), _dt.int64, x.place)
+        return x, none, none, none
+    rows = moved.reshape(n, -1)
+    k = rows.shape[1]
+    order = lexsort([rows[:, j] for j in range(k - 1, -1, -1)]) if k else arange(n, dtype=_dt.int64,
+                                                                               device=x.place)
+    ordered = take(rows, order, axis=0)
+    differs = R.any(E.apply("not_equal", ordered[1:], ordered[:-1]), axis=1)
+    values, first, inverse, counts = _runs(ordered, differs, order)
+    return moveaxis(values.reshape((values.shape[0],) + moved.shape[1:]), 0, axis), first, inverse, counts
 
 
 def _unique(op: str, x: Any, with_order: bool) -> tuple[DArray, DArray, DArray, DArray]:
@@ -101,7 +130,10 @@ def _unique_cl(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DAr
         return empty((0,), x.dtype, place), none, empty(x.shape, _dt.int64, place), none
     if x.dtype.kind == "c":
         return _unique_complex(x)
-    ordered, index = sort_rows(x.reshape(1, n), arg=with_order)
+    if with_order:
+        ordered, index = sort_rows(x.reshape(1, n), arg=True)
+    else:  # ``sort`` picks its engine (NumPy's sort on the mapped buffers of host-memory devices)
+        ordered, index = contiguous(sort(x.reshape(-1))).reshape(1, n), None
     order = ordered if index is None else astype(index, _dt.int64, copy=False)  # index: set when with_order
     items, length = span(n, place)
     offs = empty((1, items + 1), _dt.int64, place)
@@ -206,12 +238,14 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     inverse indices (``ar``'s shape) and the counts, all int64; NaNs are one value with
     ``equal_nan`` (the first NaN in sorted order). See also: numpy.unique.
 
-    Differs from NumPy: the values are always sorted; ``axis`` is not supported (TypeError)."""
-    if axis is not None:
-        raise TypeError("darray unique: axis=... is not supported")
+    ``axis``: the distinct slices along it (compared elementwise, sorted lexicographically; the
+    inverse is 1-d). Differs from NumPy: the values are always sorted."""
     x = ar if isinstance(ar, DArray) else asarray(ar)
-    values, first, inverse, counts = _unique("unique", x, return_index or return_inverse)
-    if equal_nan and values.dtype.kind in "fc" and values.size:
+    if axis is not None:
+        values, first, inverse, counts = _unique_axis(x, axis)
+    else:
+        values, first, inverse, counts = _unique("unique", x, return_index or return_inverse)
+    if axis is None and equal_nan and values.dtype.kind in "fc" and values.size:
         nans = int(R.sum(E.apply("isnan", values)))
         if nans > 1:
             j = values.size - nans
