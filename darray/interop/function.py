@@ -26,7 +26,6 @@ from .._array import DArray
 from .._convert import asarray
 from ..ops import _dispatch as D
 from ..ops._out import store
-from ..ops.manipulation import moveaxis
 
 _P = inspect.Parameter
 _RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},

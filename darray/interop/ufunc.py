@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from ..ops import linalg
+from ..ops import linalg, mathfuncs
 from ..ops._out import store
 from ..ops.ufunc import BY_NUMPY
 
-_GUFUNCS = {np.matmul: linalg.matmul, np.vecdot: linalg.vecdot}
+_GUFUNCS = {np.matmul: linalg.matmul, np.vecdot: linalg.vecdot, np.matvec: mathfuncs.matvec,
+            np.vecmat: mathfuncs.vecmat}
 
 
 def call(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

@@ -399,6 +399,21 @@ def vdot(a: Any, b: Any, /) -> DArray:
     return matmul(E.apply("conj", x) if x.dtype.kind == "c" else x, y)
 
 
+def matvec(x1: Any, x2: Any, /, out: Any = None) -> DArray:
+    """Matrix-vector products over the last axes (a stack of ``x1 @ x2``). See also: numpy.matvec."""
+    x = _array(x1, _place(x1, x2))
+    v = _array(x2, x.place)
+    return finish("matvec", matmul(x, reshape(v, v.shape + (1,)))[..., 0], out)
+
+
+def vecmat(x1: Any, x2: Any, /, out: Any = None) -> DArray:
+    """Vector-matrix products over the last axes, the vector conjugated. See also: numpy.vecmat."""
+    v = _array(x1, _place(x1, x2))
+    m = _array(x2, v.place)
+    v = E.apply("conj", v) if v.dtype.kind == "c" else v
+    return finish("vecmat", matmul(reshape(v, v.shape[:-1] + (1, v.shape[-1])), m)[..., 0, :], out)
+
+
 def dot(a: Any, b: Any, out: Any = None) -> DArray:
     """NumPy's ``dot`` (products of 0-d, inner of 1-D, matmul of 2-D, sums over the last and
     second-to-last axes otherwise). See also: numpy.dot."""
@@ -429,4 +444,4 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 
 __all__ = ["around", "fix", "nan_to_num", "real_if_close", "angle", "unwrap", "sinc", "i0", "convolve", "correlate",
            "interp", "gradient", "ediff1d", "trapezoid", "cross", "kron", "inner", "vdot", "dot", "outer",
-           "diagonal", "trace"]
+           "diagonal", "trace", "matvec", "vecmat"]

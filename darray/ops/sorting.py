@@ -275,7 +275,7 @@ def _sorted_cl(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DA
     return astype(out, _dt.int64, copy=False) if arg else out
 
 
-def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+def sort(a: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          descending: bool = False, stable: bool | None = None) -> DArray:
     """Sorted copy of ``a`` along ``axis`` (always stable, whatever ``kind`` and ``stable``).
 
@@ -291,7 +291,7 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     return _sorted("sort", a, axis, kind, order, descending, False)
 
 
-def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+def argsort(a: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
             descending: bool = False, stable: bool | None = None) -> DArray:
     """int64 indices that sort ``a`` along ``axis`` (stable, ties in input order; ordering as in
     :func:`sort`, descending included). See also: numpy.argsort."""
