@@ -37,6 +37,8 @@ def test_as_strided_and_errors() -> None:
     assert_same(ST.as_strided(x[2:], (2, 2), (0, 4)), as_strided(a[2:], (2, 2), (0, 4)))
     with pytest.raises(ValueError, match="itemsize"):
         ST.as_strided(x, (2,), (2,))
+    with pytest.raises(ValueError, match="outside"):
+        ST.as_strided(x[6:], (4, 4), (4, 4))
     with pytest.raises(ValueError, match="larger"):
         ST.sliding_window_view(x, 13)
     with pytest.raises(ValueError, match="window_shape"):

@@ -23,8 +23,9 @@ def _array(x: Any) -> DArray:
 
 def as_strided(x: Any, shape: Sequence[int] | None = None, strides: Sequence[int] | None = None,
                subok: bool = False, writeable: bool = True) -> DArray:
-    """A view of ``x``'s memory with the given shape and byte strides (unchecked, as NumPy's: the view
-    must stay inside ``x``'s allocation). See also: numpy.lib.stride_tricks.as_strided."""
+    """A view of ``x``'s memory with the given shape and byte strides. Differs from NumPy: a view that
+    would reach outside ``x``'s memory is a ValueError (NumPy reads whatever lies there). See also:
+    numpy.lib.stride_tricks.as_strided."""
     a = _array(x)
     shape = a.shape if shape is None else tuple(int(n) for n in shape)
     byte_strides = a.strides if strides is None else tuple(int(s) for s in strides)
@@ -32,7 +33,12 @@ def as_strided(x: Any, shape: Sequence[int] | None = None, strides: Sequence[int
         raise ValueError("darray as_strided: shape and strides must have the same length")
     if any(s % a.itemsize for s in byte_strides):
         raise ValueError(f"darray as_strided: strides {byte_strides} must be multiples of the itemsize {a.itemsize}")
-    return a._view(Dim(shape, tuple(s // a.itemsize for s in byte_strides), a._dim.offset))
+    dim = Dim(shape, tuple(s // a.itemsize for s in byte_strides), a._dim.offset)
+    lo, hi = dim.span()
+    if lo < 0 or hi * a.itemsize > a._data().nbytes:
+        raise ValueError(f"darray as_strided: the view (elements {lo} to {hi}) reaches outside the array's memory "
+                         f"({a._data().nbytes // a.itemsize} elements)")
+    return a._view(dim)
 
 
 def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: bool = False,
