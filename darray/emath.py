@@ -37,24 +37,23 @@ def _beyond_one(x: DArray) -> DArray:
     return E.apply("greater", E.apply("abs", x), 1)
 
 
-def sqrt(x: Any) -> DArray:
-    """Square root, complex for negative reals. See also: numpy.emath.sqrt."""
-    return E.apply("sqrt", _complex_if(x, _negative))
+def _make(name: str, op: str, outside: Callable[[DArray], DArray], what: str) -> Callable[[Any], DArray]:
+    """The emath function ``name``: darray's ``op`` of ``x``, complex where ``outside`` holds."""
+    def fn(x: Any) -> DArray:
+        return E.apply(op, _complex_if(x, outside))
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{what}. See also: numpy.emath.{name}."
+    return fn
 
 
-def log(x: Any) -> DArray:
-    """Natural logarithm, complex for negative reals. See also: numpy.emath.log."""
-    return E.apply("log", _complex_if(x, _negative))
-
-
-def log10(x: Any) -> DArray:
-    """Base-10 logarithm, complex for negative reals. See also: numpy.emath.log10."""
-    return E.apply("log10", _complex_if(x, _negative))
-
-
-def log2(x: Any) -> DArray:
-    """Base-2 logarithm, complex for negative reals. See also: numpy.emath.log2."""
-    return E.apply("log2", _complex_if(x, _negative))
+sqrt = _make("sqrt", "sqrt", _negative, "Square root, complex for negative reals")
+log = _make("log", "log", _negative, "Natural logarithm, complex for negative reals")
+log10 = _make("log10", "log10", _negative, "Base-10 logarithm, complex for negative reals")
+log2 = _make("log2", "log2", _negative, "Base-2 logarithm, complex for negative reals")
+arccos = _make("arccos", "acos", _beyond_one, "Inverse cosine, complex for real |x| > 1")
+arcsin = _make("arcsin", "asin", _beyond_one, "Inverse sine, complex for real |x| > 1")
+arctanh = _make("arctanh", "atanh", _beyond_one, "Inverse hyperbolic tangent, complex for real |x| > 1")
 
 
 def logn(n: Any, x: Any) -> DArray:
@@ -70,21 +69,6 @@ def power(x: Any, p: Any) -> DArray:
     if p.dtype.kind in "iu" and p.size and bool(R.any(_negative(p))):
         p = p.astype(_dt.float64)
     return E.apply("pow", _complex_if(x, _negative), p)
-
-
-def arccos(x: Any) -> DArray:
-    """Inverse cosine, complex for real ``|x| > 1``. See also: numpy.emath.arccos."""
-    return E.apply("acos", _complex_if(x, _beyond_one))
-
-
-def arcsin(x: Any) -> DArray:
-    """Inverse sine, complex for real ``|x| > 1``. See also: numpy.emath.arcsin."""
-    return E.apply("asin", _complex_if(x, _beyond_one))
-
-
-def arctanh(x: Any) -> DArray:
-    """Inverse hyperbolic tangent, complex for real ``|x| > 1``. See also: numpy.emath.arctanh."""
-    return E.apply("atanh", _complex_if(x, _beyond_one))
 
 
 __all__ = ["sqrt", "log", "log10", "log2", "logn", "power", "arccos", "arcsin", "arctanh"]

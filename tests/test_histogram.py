@@ -78,3 +78,11 @@ def test_histogram_2d_and_nd(place) -> None:
     assert_same(da.histogram2d(x[:, 0], x[:, 1], np.linspace(-2, 2, 6))[0],
                 np.histogram2d(s[:, 0], s[:, 1], np.linspace(-2, 2, 6))[0])
     assert isinstance(np.histogram(x[:, 0], 5)[0], da.DArray)
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_bincount_non_finite_weights_stay_in_their_bins(place) -> None:
+    i = np.array([0, 1, 1, 2, 3, 3, 4, 5])
+    w = np.array([1.0, np.inf, 2.0, np.nan, -np.inf, np.inf, -np.inf, 0.5])
+    assert_same(da.bincount(da.asarray(i, device=place), da.asarray(w, device=place), minlength=7),
+                np.bincount(i, w, minlength=7))

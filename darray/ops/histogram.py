@@ -35,7 +35,8 @@ def _array(x: Any, place: Any = None) -> DArray:
 
 def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> DArray:
     """How many times each value 0, 1, ... occurs in the non-negative integers ``x`` (int64), or the
-    sum of their ``weights`` (float64). See also: numpy.bincount."""
+    sum of their ``weights`` (float64). Differs from NumPy: weights are summed as differences of a
+    running sum in sorted order, so the last digits may round differently. See also: numpy.bincount."""
     v = _array(x)
     if v.ndim != 1:
         raise ValueError("darray bincount: object too deep for desired array" if v.ndim else
@@ -59,13 +60,28 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> DArray:
     w = _array(weights, v.place)
     if w.shape != v.shape:
         raise ValueError("darray bincount: The weights and list don't have the same length.")
+    w = w.astype(_dt.float64, copy=False)
+    finite = E.apply("isfinite", w)
     order = argsort(v)
     keys = take(v.astype(_dt.int64, copy=False), order)
     running = concat([zeros(1, dtype=_dt.float64, device=v.place),
-                      cumulative_sum(take(w.astype(_dt.float64, copy=False), order))])
+                      cumulative_sum(take(E.apply("where", finite, w, 0.0), order))])
     right = searchsorted(keys, edges, side="right")
     left = searchsorted(keys, edges, side="left")
-    return E.apply("subtract", take(running, right), take(running, left))
+    sums = E.apply("subtract", take(running, right), take(running, left))
+    if bool(R.all(finite)):
+        return sums
+    # inf and NaN weights stay in their own bins (a running sum would carry them into the next ones)
+    def count(mask: DArray) -> DArray:
+        return bincount(take(v, reshape(asarray(np.flatnonzero(to_numpy(mask)), device=v.place), (-1,))),
+                        minlength=bins)
+
+    up, down = count(E.apply("equal", w, np.inf)), count(E.apply("equal", w, -np.inf))
+    nan = count(E.apply("isnan", w))
+    bad = E.apply("logical_or", E.apply("greater", nan, 0),
+                  E.apply("logical_and", E.apply("greater", up, 0), E.apply("greater", down, 0)))
+    special = E.apply("where", bad, np.nan, E.apply("where", E.apply("greater", up, 0), np.inf, -np.inf))
+    return E.apply("where", E.apply("greater", E.apply("add", E.apply("add", up, down), nan), 0), special, sums)
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> DArray:
