@@ -691,6 +691,8 @@ def test_table_names_are_exported():
         target = TABLE[ALIASES.get(name, name)]
         if isinstance(target.ref, np.ufunc):  # a darray ufunc object of the row's function (ops/ufunc.py)
             assert isinstance(fn, da.ufunc) and fn._compute is getattr(elementwise, name) and fn.__name__ == name
+        elif name == "where":  # NumPy's one-argument form too (ops/selection.py)
+            assert fn(True, 1, 2) == 1 and len(fn(da.asarray([0, 3]))) == 1
         else:
             assert callable(fn) and fn is getattr(elementwise, name)
         in_numpy = getattr(np, getattr(target.ref, "__name__", ""), None) is target.ref  # relu, sigmoid, silu: no

@@ -201,3 +201,15 @@ def test_in_place_errors(any_place):
     np.copyto(x, 7, where=da.asarray([True, False, True, False], device=any_place))  # the NumPy route
     da.putmask(x, [False, True, False, False], 9)
     assert_same(x, np.array([7, 9, 7, 3]))
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+def test_where_one_and_three_arguments(place) -> None:
+    a = np.array([[0, 2], [3, 0]])
+    x = da.asarray(a, device=place)
+    for g, w in zip(da.where(x), np.where(a), strict=True):
+        assert_same(g, w)
+    assert_same(da.where(x > 1, x, -1), np.where(a > 1, a, -1))
+    with pytest.raises(ValueError, match="both or neither"):
+        da.where(x, 1)
+    assert_same(da.where(x)[0], np.where(a)[0])  # the next call works

@@ -188,7 +188,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
         for k, wd in enumerate(widths):
             volume = E.apply("multiply", volume, reshape(wd, tuple(-1 if j == k else 1 for j in np.arange(d))))
         hist = E.apply("divide", E.apply("divide", hist.astype(_dt.float64), R.sum(hist)), volume)
-    elif w is None:
+    else:
         hist = hist.astype(_dt.float64)
     return hist, edges
 

@@ -200,10 +200,8 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> DArray:
         return E.apply("conj", z) if z.dtype.kind == "c" else z
 
     if y.size > x.size:  # NumPy swaps the inputs, then reverses (and conjugates) the result
-        full = conj(_full_convolution(y, conj(x)[::-1]))[::-1]
-    else:
-        full = _full_convolution(x, conj(y)[::-1])
-    return _mode(full, x.size, y.size, mode, "correlate")
+        return conj(_mode(_full_convolution(y, conj(x)[::-1]), x.size, y.size, mode, "correlate"))[::-1]
+    return _mode(_full_convolution(x, conj(y)[::-1]), x.size, y.size, mode, "correlate")
 
 
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period: Any = None) -> DArray:
@@ -231,7 +229,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         left = right = None
     n = px.size
     if n == 1:
-        result = E.apply("add", E.apply("multiply", v, 0), py[0])
+        result = E.apply("add", zeros(v.shape, dtype=py.dtype, device=v.place), py[0])
     else:
         j = E.apply("clip", E.apply("subtract", searchsorted(px, v, side="right"), 1), 0, n - 2)
         x0, x1, y0, y1 = take(px, j), take(px, E.apply("add", j, 1)), take(py, j), take(py, E.apply("add", j, 1))

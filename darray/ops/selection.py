@@ -28,8 +28,8 @@ from .manipulation import stack
 from .sorting import argsort, sort
 
 # ``place`` is left out of the namespace: ``darray.place`` is the package of places (CPUPlace, CLPlace).
-__all__ = ["partition", "argpartition", "lexsort", "sort_complex", "argwhere", "flatnonzero", "extract", "select",
-           "choose", "compress", "piecewise", "putmask", "put_along_axis", "copyto"]
+__all__ = ["where", "partition", "argpartition", "lexsort", "sort_complex", "argwhere", "flatnonzero", "extract",
+           "select", "choose", "compress", "piecewise", "putmask", "put_along_axis", "copyto"]
 
 
 def _array(x: Any, place: Any = None) -> DArray:
@@ -348,3 +348,16 @@ def _fits(name: str, what: str, x: DArray, dst: DArray) -> DArray:
         raise ValueError(f"darray {name}: could not broadcast {what} from shape {x.shape} into shape {dst.shape}")
     return x
 
+
+_MISSING: Any = object()
+
+
+def where(condition: Any, x1: Any = _MISSING, x2: Any = _MISSING, /) -> Any:
+    """``x1`` where ``condition`` holds, else ``x2`` (broadcast; elementwise, lazy on OpenCL places);
+    with only ``condition``, its non-zero indices (``nonzero``), as NumPy's one-argument form.
+    See also: numpy.where."""
+    if x1 is _MISSING and x2 is _MISSING:
+        return nonzero(condition if isinstance(condition, DArray) else asarray(condition))
+    if x1 is _MISSING or x2 is _MISSING:
+        raise ValueError("darray where: either both or neither of x and y should be given")
+    return E.apply("where", condition, x1, x2)
