@@ -6,8 +6,7 @@ equivalent (its ``See also: numpy.X``) is a NumPy function (ufuncs go through
 ``interop.ufunc``). A call darray's function takes as it is (most take NumPy's signature) is
 passed on unchanged; else it is bound to NumPy's signature and passed on by position (NumPy's
 leading parameters are darray's positional-only ones, whatever their names) or by name
-(``_RENAMES`` for the few that differ; ``_PREPARE`` adapts the NumPy defaults darray's function
-does not share; none left). ``out=`` is written after
+(``_RENAMES`` for the few that differ). ``out=`` is written after
 the call; any other argument darray does not take, given a value other than NumPy's default,
 is a TypeError naming it. A NumPy function darray does not implement runs NumPy on the arrays'
 own memory when they are all on the ``cpu`` place (no copy), and is a TypeError naming it on
@@ -71,7 +70,6 @@ def _default(p: inspect.Parameter, value: Any) -> bool:
                                           or (type(value) is type(p.default) and value == p.default))
 
 
-_PREPARE: dict[str, Callable[[dict[str, Any]], None]] = {}  # NumPy defaults darray's function does not share
 
 
 @lru_cache(maxsize=256)
@@ -118,12 +116,10 @@ def call(func: Any, types: Any, args: tuple[Any, ...], kwargs: dict[str, Any], l
         if len(places) != 1:
             raise TypeError(f"darray: numpy.{name} is not implemented for DArrays on several places {places}")
         return D.implementation("function.numpy", places.pop())(func, name, args, kwargs)
-    sig, params = _signatures(func, entry.func)
-    if name not in _PREPARE and _binds(entry.func, args, kwargs):  # darray's function takes NumPy's call as is
+    if _binds(entry.func, args, kwargs):  # darray's function takes NumPy's call as is
         return entry.func(*args, **kwargs)
+    sig, params = _signatures(func, entry.func)
     bound = sig.bind(*args, **kwargs).arguments
-    if name in _PREPARE:
-        _PREPARE[name](bound)
     n_pos = sum(p.kind is _P.POSITIONAL_ONLY for p in params)
     names = {p.name for p in params if p.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)}
     renames, ignored = _RENAMES.get(name, {}), _IGNORED.get(name, set())

@@ -69,9 +69,6 @@ class _Concatenator:
             pieces.append(x)
         return concatenate(pieces, axis=axis)
 
-    def __len__(self) -> int:
-        return 0
-
 
 def _range(s: slice) -> DArray:
     start = 0 if s.start is None else s.start
