@@ -180,3 +180,17 @@ def test_two_output_ufuncs(place) -> None:
     q, r = da.empty(5, dtype=da.int64, device=place), da.empty(5, dtype=da.int64, device=place)
     assert da.divmod(da.asarray(i, device=place), 3, out=(q, r)) == (q, r)
     assert_same(r, i % 3)
+
+
+@pytest.mark.parametrize("n", [7, 8, 9, 127, 128, 129, 2047, 2048, 2049])
+@pytest.mark.parametrize("name", ["add", "subtract", "maximum", "bitwise_or", "logaddexp"])
+def test_reduce_and_accumulate_at_block_boundaries(name, n) -> None:
+    """Lengths around the kernels' lane and block sizes, read through a reversed strided view."""
+    rng = np.random.default_rng(n)
+    base = rng.integers(-50, 50, (3, 2 * n + 1)).astype(np.int64 if name == "bitwise_or" else np.float64)
+    a, x = base[::-1, ::-2], da.asarray(base)[::-1, ::-2]
+    u, nu = getattr(da, name), getattr(np, name)
+    tol = {"rtol": 1e-9, "atol": 1e-6}
+    assert_same(u.reduce(x, axis=1), _numpy(nu.reduce, a, axis=1), **tol)
+    assert_same(u.reduce(x.T, axis=0), _numpy(nu.reduce, a.T, axis=0), **tol)
+    assert_same(u.accumulate(x, axis=1), _numpy(nu.accumulate, a, axis=1), **tol)

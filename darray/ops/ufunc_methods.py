@@ -2,7 +2,8 @@
 
 ``reduce`` of add, multiply, maximum, minimum, fmax, fmin, logical_and and logical_or is darray's
 fused reduction; of another associative ufunc, a tree of ceil(log2 n) elementwise steps; of the
-others (subtract, divide, power...), NumPy's left fold, one step per element. Differs from NumPy:
+others (divide, power...), NumPy's left fold, one step per element; subtract is x0 minus one fused
+sum (its scan for ``accumulate``). Differs from NumPy:
 ``where=`` needs a ufunc with an identity (darray fills masked elements with it). ``accumulate`` of
 add and multiply is the scan; of associative ufuncs, log2 n doubling steps; else a left fold.
 ``at`` applies the ufunc once per occurrence of an index, in rounds of distinct indices, so
@@ -94,7 +95,10 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
     rest = tuple(n for a, n in enumerate(x.shape) if a not in axes)
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     moved = reshape(moveaxis(x, axes, tuple(range(len(axes)))), (count, *rest))
-    rows = [moved[k] for k in range(moved.shape[0])]
+    if u.__name__ == "subtract" and count > 2:  # x0 - (x1 + x2 + ...): one fused sum, not count launches
+        rows = [moved[0], R.sum(moved[1:], axis=0, dtype=moved.dtype)]
+    else:
+        rows = [moved[k] for k in range(moved.shape[0])]
     if initial is not _NO_VALUE:
         rows.insert(0, full(rest, initial, dtype=x.dtype, device=x.place))
     if not rows:
@@ -131,6 +135,8 @@ def accumulate(u: ufunc, array: Any, axis: int, dtype: Any, out: Any) -> DArray:
         while shift < n:
             y = concat([y[:shift], u(y[:-shift], y[shift:]).astype(y.dtype, copy=False)])
             shift *= 2
+    elif u.__name__ == "subtract" and n > 2:  # [x0, x0 - x1, x0 - (x1 + x2), ...]: one scan
+        y = concat([y[:1], u(y[:1], S.cumulative_sum(y[1:], axis=0, dtype=y.dtype)).astype(y.dtype, copy=False)])
     elif n:
         acc = [y[0]]
         for k in range(1, n):
