@@ -62,3 +62,19 @@ def test_keywords_out_and_all_nan(place) -> None:
         da.nanargmax(x, axis=1)
     assert_same(da.nanargmax(x[:1], axis=1), np.nanargmax(a[:1], axis=1))  # the next call works
     assert isinstance(np.nansum(x), da.DArray)
+
+
+@pytest.mark.parametrize("n", [7, 8, 9, 127, 128, 129, 2047, 2048, 2049, 4097])
+def test_block_boundaries_through_strided_views(n) -> None:
+    """Lengths around the reductions' lane and block sizes, NaN mixed in, read through reversed strided
+    and transposed views."""
+    rng = np.random.default_rng(n)
+    base = rng.standard_normal((3, 2 * n + 1))
+    base[rng.random(base.shape) < 0.1] = np.nan
+    a, x = base[::-1, ::-2], da.asarray(base)[::-1, ::-2]
+    for name in ("nansum", "nanmax", "nanmean", "nanvar", "nanargmin"):
+        assert_same(getattr(da, name)(x, axis=1), _numpy(name, a, axis=1), rtol=1e-9, atol=1e-9)
+        assert_same(getattr(da, name)(x.T, axis=0), _numpy(name, a.T, axis=0), rtol=1e-9, atol=1e-9)
+    assert_same(da.nancumsum(x, axis=1), np.nancumsum(a, axis=1), rtol=1e-9, atol=1e-9)
+    assert_same(da.nanmedian(x, axis=1), _numpy("nanmedian", a, axis=1))
+    assert_same(da.percentile(x.T, [5, 95], axis=0), _numpy("percentile", a.T, [5, 95], axis=0))
