@@ -86,3 +86,53 @@ def test_bincount_non_finite_weights_stay_in_their_bins(place) -> None:
     w = np.array([1.0, np.inf, 2.0, np.nan, -np.inf, np.inf, -np.inf, 0.5])
     assert_same(da.bincount(da.asarray(i, device=place), da.asarray(w, device=place), minlength=7),
                 np.bincount(i, w, minlength=7))
+
+
+COUNT_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("dtype", COUNT_DTYPES)
+def test_bincount_runs_of_many_work_items(place, dtype) -> None:
+    """Enough values for several rows of the counting kernel, through a reversed strided view."""
+    rng = np.random.default_rng(5)
+    top = 2 if dtype == "bool" else 100
+    base = rng.integers(0, top, 3 * 40_000 + 7).astype(dtype)
+    a, x = base[::-3], da.asarray(base, device=place)[::-3]
+    assert_same(da.bincount(x), np.bincount(a))
+    w = rng.standard_normal(a.size)
+    w[[3, 500, 9000]] = [np.inf, np.nan, -np.inf]
+    assert_same(da.bincount(x, da.asarray(w, device=place), minlength=top + 3), np.bincount(a, w, top + 3),
+                rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "int64", "uint8"])
+def test_histogram_equal_bins_on_edges_and_outside(place, dtype) -> None:
+    """One pass of the equal-bins kernel: values on every edge, outside the range, NaN and inf;
+    weights keep their dtype; several work-items' rows."""
+    rng = np.random.default_rng(6)
+    if np.dtype(dtype).kind == "f":
+        edges = np.linspace(-2, 3, 101).astype(dtype)
+        base = np.concatenate([rng.uniform(-3, 4, 60_000), edges, np.nextafter(edges, np.inf),
+                               [np.nan, np.inf, -np.inf, -0.0]]).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        base = rng.integers(info.min, info.max, 60_000, endpoint=True).astype(dtype)
+    rng.shuffle(base)
+    a, x = base[::-2], da.asarray(base, device=place)[::-2]
+    ranges = [(-2, 3), None] if np.dtype(dtype).kind == "f" else [None, (-5, 50)]
+    for bins in (1, 7, 100):
+        for r in ranges:
+            if r is None and np.dtype(dtype).kind == "f":
+                a, x = a[np.isfinite(a)], da.asarray(a[np.isfinite(a)], device=place)
+            assert_same(da.histogram(x, bins, r)[0], np.histogram(a, bins, r)[0])
+            w = np.linspace(-1, 1, a.size).astype(np.float32)
+            assert_same(da.histogram(x, bins, r, weights=da.asarray(w, device=place))[0],
+                        np.histogram(a, bins, r, weights=w)[0], rtol=1e-5, atol=1e-4)
+
+
+def test_histogram_complex_weights_are_refused() -> None:
+    with pytest.raises(TypeError, match="complex weights"):
+        da.histogram(da.asarray([1.0, 2.0]), 2, weights=da.asarray([1j, 2]))
+    assert_same(da.histogram(da.asarray([1.0, 2.0]), 2)[0], np.array([1, 1]))

@@ -12,31 +12,124 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, from_numpy, to_numpy
+from .._convert import asarray, empty, from_numpy, to_numpy
+from ..dtypes import ctype
+from ..place import CLPlace, runtime
+from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
-from .creation import arange, zeros
+from ._kernel import origin, run, source
+from .creation import ascontiguousarray
 from .indexing import take
-from .manipulation import concat, reshape
-from .scan import cumulative_sum
+from .manipulation import reshape
 from .searching import searchsorted
-from .sorting import argsort, sort
 
 
 def _array(x: Any, place: Any = None) -> DArray:
     return x if isinstance(x, DArray) else asarray(x, device=place)
 
 
+def _rows(place: CLPlace, n: int, bins: int) -> int:
+    """Work-items of a count over ``n`` values, one row of ``bins`` cells each: enough for the
+    device's cores, in runs of at least 4096 values, and rows that take about as much memory as the values."""
+    info = runtime(place).info
+    want = info.compute_units * (64 if info.form == "gpu" else 4)
+    return max(1, min(want, -(-n // 4096), (4 * n + (1 << 20)) // max(bins, 1)))
+
+
+def _launch(entry: str, x: DArray, bins: int, w: DArray | None, extra: tuple = (), options: str = "") -> DArray:
+    """The sums over the rows of ``entry`` of ``kernels/histogram.cl`` on the contiguous values ``x``:
+    counts (int64), or sums of the weights ``w`` (the device's float64)."""
+    place = cast(CLPlace, x.place)
+    n, cell = x.size, (_dt.uint32 if w is None else D.device_dtype(_dt.float64, place))
+    parts = _rows(place, n, bins)
+    rows = empty((parts, bins), cell, place)
+    xa, xo = origin(x)
+    args: list[Any] = [xa.buffer, xo]
+    reads = [xa]
+    opts = [f"-D T={ctype(x.dtype)}", f"-D C={ctype(cell)}", options]
+    if w is not None:
+        wa, wo = origin(w)
+        args += [wa.buffer, wo]
+        reads.append(wa)
+        opts += ["-D WEIGHTED", f"-D W={ctype(cell)}"]
+    for a in extra:
+        if isinstance(a, DArray):
+            ea, eo = origin(a)
+            args += [ea.buffer, eo]
+            reads.append(ea)
+        else:
+            args.append(a)
+    if _dt.float64 in (x.dtype, cell) or "double" in options:
+        opts.append("-D DARRAY_FP64=1")
+    kernel = runtime(place).programs.kernel(source("histogram.cl"), entry, " ".join(opts))
+    ra, ro = origin(rows)
+    run(entry, kernel, [*args, ra.buffer, ro, np.int64(parts), np.int64(bins), np.int64(n), np.int64(-(-n // parts))],
+        parts, place, reads=reads, writes=[ra], nbytes=x.nbytes)
+    return R.sum(rows, axis=0, dtype=_dt.int64 if w is None else cell)
+
+
+def _flat(x: DArray) -> DArray:
+    return ascontiguousarray(reshape(x, (-1,)))
+
+
+def bin_counts(idx: DArray, bins: int, weights: DArray | None = None) -> DArray:
+    """How many of the integers ``idx`` are each of 0 .. bins - 1 (int64), or the sums of their
+    ``weights`` (float64); other values are skipped."""
+    return D.implementation("histogram.count", idx.place)(idx, bins, weights)
+
+
+@D.register("histogram.count", "cpu")
+def _count_cpu(idx: DArray, bins: int, weights: DArray | None) -> DArray:
+    """:func:`bin_counts` through ``numpy.bincount``."""
+    v = idx._host_view().reshape(-1)
+    keep = (v >= 0) & (v < bins)
+    w = None if weights is None else weights._host_view().reshape(-1)[keep]
+    return from_numpy(np.bincount(v[keep].astype(np.intp), w, minlength=bins), idx.place)
+
+
+@D.register("histogram.count", "cl")
+def _count_cl(idx: DArray, bins: int, weights: DArray | None) -> DArray:
+    """:func:`bin_counts` in one launch of ``count`` (``kernels/histogram.cl``) and a sum of its rows."""
+    w = None if weights is None else _flat(weights.astype(D.device_dtype(_dt.float64, idx.place), copy=False))
+    return _launch("count", _flat(idx), bins, w)
+
+
+def uniform_counts(v: DArray, edges: DArray, weights: DArray | None) -> DArray:
+    """The counts (int64), or sums of ``weights`` (float64), of the values ``v`` in the equal bins
+    between ``edges`` (NumPy's bin numbers: the last edge belongs to the last bin)."""
+    return D.implementation("histogram.uniform", v.place)(v, edges, weights)
+
+
+@D.register("histogram.uniform", "cpu")
+def _uniform_cpu(v: DArray, edges: DArray, weights: DArray | None) -> DArray:
+    """:func:`uniform_counts` through ``numpy.histogram``."""
+    lo, hi = (float(e) for e in edges._host_view()[[0, -1]])
+    w = None if weights is None else weights._host_view().astype(np.float64)
+    return from_numpy(np.histogram(v._host_view(), edges.size - 1, (lo, hi), weights=w)[0], v.place)
+
+
+@D.register("histogram.uniform", "cl")
+def _uniform_cl(v: DArray, edges: DArray, weights: DArray | None) -> DArray:
+    """:func:`uniform_counts` in one launch of ``hist_uniform`` (``kernels/histogram.cl``) and a sum of its rows."""
+    host = edges.get()
+    et = edges.dtype.type
+    w = None if weights is None else _flat(weights.astype(D.device_dtype(_dt.float64, v.place), copy=False))
+    return _launch("hist_uniform", _flat(v), edges.size - 1, w, (edges, et(host[0]), et(host[-1])),
+                  f"-D E={ctype(edges.dtype)}")
+
+
 def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> DArray:
     """How many times each value 0, 1, ... occurs in the non-negative integers ``x`` (int64), or the
-    sum of their ``weights`` (float64). Differs from NumPy: weights are summed as differences of a
-    running sum in sorted order, so the last digits may round differently. See also: numpy.bincount."""
+    sum of their ``weights`` (float64). Differs from NumPy: on a device, weights are summed in runs
+    (one per work-item) and then across them, so the last digits may round differently.
+    See also: numpy.bincount."""
     v = _array(x)
     if v.ndim != 1:
         raise ValueError("darray bincount: object too deep for desired array" if v.ndim else
@@ -47,41 +140,18 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> DArray:
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("darray bincount: 'minlength' must not be negative")
-    if v.size and bool(R.any(E.apply("less", v, 0))):
+    if v.size and int(R.min(v)) < 0:
         raise ValueError("darray bincount: 'list' argument must have no negative elements")
-    top = int(R.max(v)) + 1 if v.size else 0
-    bins = max(top, minlength)
-    edges = arange(bins, dtype=_dt.int64, device=v.place)
+    bins = max(int(R.max(v)) + 1 if v.size else 0, minlength)
     if weights is None or not v.size:  # NumPy: an empty input counts in int64, weighted or not
-        ordered = sort(v.astype(_dt.int64, copy=False))
-        right = searchsorted(ordered, edges, side="right")
-        left = searchsorted(ordered, edges, side="left")
-        return E.apply("subtract", right, left).astype(_dt.int64, copy=False)
+        return bin_counts(v, bins)
     w = _array(weights, v.place)
     if w.shape != v.shape:
         raise ValueError("darray bincount: The weights and list don't have the same length.")
-    w = w.astype(_dt.float64, copy=False)
-    finite = E.apply("isfinite", w)
-    order = argsort(v)
-    keys = take(v.astype(_dt.int64, copy=False), order)
-    running = concat([zeros(1, dtype=_dt.float64, device=v.place),
-                      cumulative_sum(take(E.apply("where", finite, w, 0.0), order))])
-    right = searchsorted(keys, edges, side="right")
-    left = searchsorted(keys, edges, side="left")
-    sums = E.apply("subtract", take(running, right), take(running, left))
-    if bool(R.all(finite)):
-        return sums
-    # inf and NaN weights stay in their own bins (a running sum would carry them into the next ones)
-    def count(mask: DArray) -> DArray:
-        return bincount(take(v, reshape(asarray(np.flatnonzero(to_numpy(mask)), device=v.place), (-1,))),
-                        minlength=bins)
-
-    up, down = count(E.apply("equal", w, np.inf)), count(E.apply("equal", w, -np.inf))
-    nan = count(E.apply("isnan", w))
-    bad = E.apply("logical_or", E.apply("greater", nan, 0),
-                  E.apply("logical_and", E.apply("greater", up, 0), E.apply("greater", down, 0)))
-    special = E.apply("where", bad, np.nan, E.apply("where", E.apply("greater", up, 0), np.inf, -np.inf))
-    return E.apply("where", E.apply("greater", E.apply("add", E.apply("add", up, down), nan), 0), special, sums)
+    if w.dtype.kind == "c":
+        raise TypeError(f"darray bincount: Cannot cast array data from {w.dtype} to float64 according to the rule "
+                        "'safe'")
+    return bin_counts(v, bins, w)
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> DArray:
@@ -153,6 +223,35 @@ def _bin_numbers(v: DArray, edges: DArray, uniform: bool) -> tuple[DArray, DArra
     return E.apply("clip", idx, 0, max(n - 1, 0)), inside
 
 
+def _counts(cols: list[DArray], bins: Sequence[Any], ranges: Sequence[Any], weights: Any
+            ) -> tuple[DArray, list[DArray]]:
+    """(the counts, or sums of ``weights``, in the shape of the bins; the edges of each column)."""
+    edges = [histogram_bin_edges(c, b, r) for c, b, r in zip(cols, bins, ranges)]
+    shape = tuple(e.size - 1 for e in edges)
+    w = None if weights is None else reshape(_array(weights, cols[0].place), (-1,))
+    if w is not None and w.dtype.kind == "c":
+        raise TypeError("darray histogram: complex weights are not supported")
+    equal = [np.ndim(b) == 0 and not isinstance(b, str) for b in bins]
+    if len(cols) == 1 and equal[0] and cols[0].dtype.kind in "iuf" and cols[0].dtype != _dt.float16:
+        return reshape(uniform_counts(cols[0], edges[0], w), shape), edges
+    flat: Any = None
+    valid: Any = True
+    for c, e, eq in zip(cols, edges, equal):
+        idx, inside = _bin_numbers(c, e, eq)
+        flat = idx if flat is None else E.apply("add", E.apply("multiply", flat, e.size - 1), idx)
+        valid = inside if valid is True else E.apply("logical_and", valid, inside)
+    return reshape(bin_counts(E.apply("where", valid, flat, -1), int(np.prod(shape)), w), shape), edges
+
+
+def _density(hist: DArray, edges: list[DArray]) -> DArray:
+    """``hist`` divided by its total and by each bin's volume."""
+    volume: Any = 1.0
+    for k, e in enumerate(edges):
+        width = E.apply("subtract", e[1:], e[:-1])
+        volume = E.apply("multiply", volume, reshape(width, tuple(-1 if j == k else 1 for j in np.arange(len(edges)))))
+    return E.apply("divide", E.apply("divide", hist.astype(_dt.float64), R.sum(hist)), volume)
+
+
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002
                 weights: Any = None) -> tuple[DArray, list[DArray]]:
     """The multidimensional histogram of ``sample`` (N points x D coordinates, or a sequence of D
@@ -165,57 +264,32 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
         cols = [s[:, k] for k in np.arange(s.shape[1])]
     d = len(cols)
     per_dim = bins if isinstance(bins, Sequence) and not isinstance(bins, str) and len(bins) == d else [bins] * d
-    ranges = range if range is not None else [None] * d
-    edges = [histogram_bin_edges(c, b, r) for c, b, r in zip(cols, per_dim, ranges)]
-    flat: Any = None
-    valid: Any = True
-    for c, e, b in zip(cols, edges, per_dim):
-        idx, inside = _bin_numbers(c, e, np.ndim(b) == 0 and not isinstance(b, str))
-        flat = idx if flat is None else E.apply("add", E.apply("multiply", flat, e.size - 1), idx)
-        valid = inside if valid is True else E.apply("logical_and", valid, inside)
-    shape = tuple(e.size - 1 for e in edges)
-    w = None if weights is None else reshape(_array(weights, cols[0].place), (-1,))
-    keep = np.flatnonzero(to_numpy(valid)) if valid is not True else None
-    if keep is not None and keep.size != cols[0].size:
-        sel = from_numpy(keep, cols[0].place)
-        flat, w = take(flat, sel), (None if w is None else take(w, sel))
-    counts = bincount(flat, w, minlength=int(np.prod(shape))) if cols[0].size else \
-        zeros(int(np.prod(shape)), dtype=_dt.int64 if w is None else _dt.float64, device=cols[0].place)
-    hist = reshape(counts[:int(np.prod(shape))], shape)
-    if density:
-        widths = [E.apply("subtract", e[1:], e[:-1]) for e in edges]
-        volume: Any = 1.0
-        for k, wd in enumerate(widths):
-            volume = E.apply("multiply", volume, reshape(wd, tuple(-1 if j == k else 1 for j in np.arange(d))))
-        hist = E.apply("divide", E.apply("divide", hist.astype(_dt.float64), R.sum(hist)), volume)
-    else:
-        hist = hist.astype(_dt.float64)
-    return hist, edges
+    hist, edges = _counts(cols, per_dim, range if range is not None else [None] * d, weights)
+    return (_density(hist, edges) if density else hist.astype(_dt.float64)), edges
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002
               weights: Any = None) -> tuple[DArray, DArray]:
     """(counts, edges) of the values of ``a`` in ``bins`` (a count, the edges, or one of NumPy's
-    estimator names); values outside ``range`` are ignored. See also: numpy.histogram."""
+    estimator names); values outside ``range`` are ignored. Equal bins on a device take one pass
+    over the values. See also: numpy.histogram."""
     v = reshape(_array(a), (-1,))
     if v.dtype.kind == "c":
         raise TypeError("darray histogram: complex input is not supported")
-    edges = histogram_bin_edges(v, bins, range)
-    hist, _ = histogramdd([v], [edges if not (np.ndim(bins) == 0 and not isinstance(bins, str)) else bins],
-                          None if range is None else [range], density, weights)
-    if not density and weights is None:
-        hist = hist.astype(_dt.int64)
-    return hist, edges
+    hist, edges = _counts([v], [bins], [range], weights)
+    if density:
+        return _density(hist, edges), edges[0]
+    return (hist if weights is None else hist.astype(_array(weights, v.place).dtype)), edges[0]
 
 
 def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002
                 weights: Any = None) -> tuple[DArray, DArray, DArray]:
     """The 2-D histogram of the points (x, y): (counts, x edges, y edges). See also: numpy.histogram2d."""
     try:
-        count = len(bins)
+        given = len(bins)
     except TypeError:
-        count = 1
-    if count not in (1, 2):  # one array of edges for both axes, as NumPy
+        given = 1
+    if given not in (1, 2):  # one array of edges for both axes, as NumPy
         bins = [bins, bins]
     hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
