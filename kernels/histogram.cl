@@ -10,8 +10,9 @@
  *   hist_uniform(__global const T *x, long x_o, [w, w_o,] __global const E *edges, long edges_o, E lo, E hi,
  *                __global C *rows, long rows_o, long R, long bins, long n, long ch)
  *       a value a = (E)v in [lo, hi] (edges[0] = lo, edges[bins] = hi, equal steps) goes to the bin
- *       (a - lo) / (hi - lo) * bins, moved by one where the edges themselves disagree (NumPy's
- *       correction; the last bin holds hi); NaN and values outside are skipped.
+ *       (a - lo) * (bins / (hi - lo)), moved by one where the edges themselves disagree (NumPy's
+ *       correction, which also absorbs the rounding of the scale; the last bin holds hi); NaN and
+ *       values outside are skipped.
  */
 #ifdef DARRAY_FP64
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -48,11 +49,11 @@ __kernel void hist_uniform(__global const T *x, long x_o WPARAM, __global const 
 {
     ROW_START
     __global const E *e = edges + edges_o;
-    const E span = hi - lo, scale = (E)bins;
+    const E scale = (E)bins / (hi - lo);
     for (long i = i0; i < i1; i++) {
         const E a = (E)x[x_o + i];
         if (!(a >= lo && a <= hi)) continue;
-        long b = (long)((a - lo) / span * scale);
+        long b = (long)((a - lo) * scale);
         b = clamp(b, 0L, bins - 1);
         if (a < e[b]) b--;
         if (b != bins - 1 && a >= e[b + 1]) b++;

@@ -2,7 +2,9 @@
 forms, average, cov and corrcoef, on the array's place.
 
 Quantiles sort each slice on the device (darray's sort; NaN last), then gather the two
-neighbours of each virtual index and interpolate them in one fused step. The virtual indices
+neighbours of each virtual index and interpolate them in one fused step. One long slice on a
+device takes a selection instead of the sort (:func:`_ranked`): a count in equal bins finds the
+bins holding the ranks, and only their values are sorted. The virtual indices
 depend only on the slice's length (its count of non-NaN elements for the nan* forms), so they
 are NumPy's own (``numpy.quantile`` of ``arange(n)``), computed on the host once per distinct
 length. cov and corrcoef are matmuls on the device.
@@ -22,13 +24,15 @@ from . import elementwise as E
 from . import reduction as R
 from ._out import finish
 from .creation import diag, full
-from .indexing import take_along_axis
+from .histogram import histogram_bin_edges, uniform_counts
+from .indexing import take, take_along_axis
 from .linalg import matmul
 from .manipulation import concat, moveaxis, reshape
 from .sorting import sort
 
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
             "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
 
 
 @lru_cache(maxsize=4096)
@@ -41,11 +45,49 @@ def _virtual(n: int, qs: tuple[float, ...], method: str) -> np.ndarray:
 
 
 def _lerp(a: DArray, b: DArray, t: DArray) -> DArray:
-    """NumPy's interpolation between neighbours: exact at t = 0, and from b's side for t >= 0.5."""
+    """NumPy's interpolation between neighbours, from b's side for t >= 0.5 (as NumPy's: NaN where an
+    infinite neighbour meets t = 0, and -0.0 becomes 0.0)."""
     diff = E.apply("subtract", b, a)
     low = E.apply("add", a, E.apply("multiply", diff, t))
     high = E.apply("subtract", b, E.apply("multiply", diff, E.apply("subtract", 1, t)))
-    return E.apply("where", E.apply("equal", t, 0), a, E.apply("where", E.apply("greater_equal", t, 0.5), high, low))
+    return E.apply("where", E.apply("greater_equal", t, 0.5), high, low)
+
+
+_SELECT_MIN, _SELECT_BINS = 1 << 16, 2048
+
+
+def _ranked(v: DArray, ranks: np.ndarray, depth: int = 0) -> DArray:
+    """The values at the positions ``ranks`` (sorted, distinct) of ``sort(v)``, 1-D ``v``, by selection:
+    a count of ``v`` in equal bins over [min, max] finds the bins holding the ranks, and only their
+    values are sorted (narrowed again while they are over 1/8 of ``v``). A full sort where that cannot
+    gain: few values, min or max not finite (NaN included), ranks spread over many bins."""
+    n = v.size
+    lo, hi = (float(R.min(v)), float(R.max(v))) if n >= _SELECT_MIN and depth < 4 else (np.nan, np.nan)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return take(sort(v), from_numpy(ranks, v.place))
+    if lo == hi:
+        return full(ranks.size, lo, dtype=v.dtype, device=v.place)
+    edges = histogram_bin_edges(v, _SELECT_BINS, (lo, hi))
+    below = np.concatenate([[0], np.cumsum(to_numpy(uniform_counts(v, edges, None)))])
+    e = to_numpy(edges)
+    bins = np.searchsorted(below, ranks, side="right") - 1
+    chosen = np.unique(bins)
+    starts = np.flatnonzero(np.diff(chosen, prepend=-2) > 1)  # runs of neighbouring bins: one interval each
+    if starts.size > 8:
+        return take(sort(v), from_numpy(ranks, v.place))
+    mask: Any = None
+    for first, last in zip(chosen[starts], chosen[np.append(starts[1:], chosen.size) - 1]):
+        top = "less_equal" if last == _SELECT_BINS - 1 else "less"  # the last bin holds max
+        inside = E.apply("logical_and", E.apply("greater_equal", v, e[first].item()),
+                         E.apply(top, v, e[last + 1].item()))
+        mask = inside if mask is None else E.apply("logical_or", mask, inside)
+    found = v[mask]
+    held = np.diff(below)[chosen]
+    start = dict(zip(chosen.tolist(), (np.cumsum(held) - held).tolist()))
+    pos = ranks - below[bins] + np.array([start[b] for b in bins.tolist()], dtype=np.int64)
+    if found.size * 8 > n:
+        return _ranked(found, pos, depth + 1)
+    return take(sort(found), from_numpy(pos, v.place))
 
 
 def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdims: bool, skip_nan: bool,
@@ -73,7 +115,6 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
     if n == 0 or rows == 0:
         result = full((rows, qs.size), np.nan, dtype=_dt.as_dtype(out_dt), device=x.place)
     else:
-        ordered = sort(flat, axis=-1)
         nan = x.dtype.kind == "f"
         counts = to_numpy(R.sum(E.apply("logical_not", E.apply("isnan", flat)), axis=-1)) if skip_nan and nan \
             else np.full(rows, n)
@@ -83,12 +124,22 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
         lo = np.clip(np.floor(np.nan_to_num(virtual)), 0, n - 1).astype(np.int64)
         hi = np.minimum(lo + 1, np.maximum(counts[:, None] - 1, 0)).astype(np.int64)
         gamma = np.where(np.isnan(virtual), 0.0, np.nan_to_num(virtual) - np.floor(np.nan_to_num(virtual)))
+        if rows == 1 and not skip_nan and n >= _SELECT_MIN and x.place.kind == "cl" and \
+                x.dtype.kind in "iuf" and x.dtype != _dt.float16:
+            ranks = np.unique(np.concatenate([lo.ravel(), hi.ravel(), [n - 1]]))
+            ordered = reshape(_ranked(reshape(flat, (n,)), ranks), (1, -1))
+            lo, hi = np.searchsorted(ranks, lo), np.searchsorted(ranks, hi)
+        else:
+            ordered = sort(flat, axis=-1)
         work = ordered.astype(out_dt, copy=False)
         low = take_along_axis(work, from_numpy(lo, x.place), axis=-1)
         high = take_along_axis(work, from_numpy(hi, x.place), axis=-1)
         t = from_numpy(gamma.astype(out_dt if out_dt.kind == "f" else np.float64), x.place)
-        result = _lerp(low, high, t) if not mean else E.apply(
-            "where", E.apply("equal", t, 0), low, E.apply("divide", E.apply("add", low, high), 2))
+        if method in _DISCRETE:  # NumPy takes the element itself: no arithmetic with its neighbour
+            result = low
+        else:
+            result = _lerp(low, high, t) if not mean else E.apply(
+                "where", E.apply("equal", t, 0), low, E.apply("divide", E.apply("add", low, high), 2))
         result = result.astype(out_dt, copy=False)
         if nan and not skip_nan:  # NaN sorts last: a slice holding one gives NaN, as NumPy
             result = E.apply("where", E.apply("isnan", ordered[:, -1:]), np.nan, result)
