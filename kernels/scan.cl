@@ -1,15 +1,20 @@
-/* darray scans (cumulative sum/product) over M rows of K elements, in place; row j starts at
- * data[data_o + j * L] (L >= K: rows may be the tail of wider rows) and is contiguous.
- * Build options: -D T=<element type> -D U=<unsigned twin for integers, else T>
+/* darray scans (cumulative sum/product) of M rows of K elements, by chunks: the chunks' totals first, then each
+ * chunk scanned from the combined totals of the chunks before it. Source row j starts at src[src_o + j * SL],
+ * destination row j at dst[dst_o + j * L]; both are contiguous (the destination may be the source: in place).
+ * Build options: -D T=<element type> -D S=<source element type: T, or a real type that converts to T>
+ *                -D U=<unsigned twin for integers, else T>
  *                -D OP_SUM or -D OP_PROD; -D COMPLEX_R=<float|double> for complex T
  *                (complex.h is prepended by the host for complex builds); -D T_FLOAT for real
  *                floating T (sums start from -0.0, so a run of -0.0 stays -0.0 as in NumPy);
  *                -D T_BOOL for bool T (sum is logical or, product logical and: NumPy's bool add/multiply).
+ * Chunk p (p < M * P) is part (p % P) of row (p / P): elements [part * C, min((part + 1) * C, K)), C = ceil(K / P).
  * Entry points:
- *   scan_chunks(__global T* data, long data_o, __global T* totals, long totals_o, long M, long K, long P, long L)
- *       work-item p scans chunk (p % P) of row (p / P) in place and writes the chunk total to totals[p].
- *   scan_fix(__global T* data, long data_o, __global const T* incl, long incl_o, long M, long K, long P, long L)
- *       work-item p combines the inclusive scan of the earlier chunks' totals (incl[p - 1]) into its chunk.
+ *   scan_totals(__global const S* src, long src_o, long SL, __global T* totals, long totals_o, long M, long K, long P)
+ *       work-item p writes the combination of chunk p to totals[totals_o + p].
+ *   scan_apply(__global const S* src, long src_o, long SL, __global T* dst, long dst_o, long L,
+ *              __global const T* incl, long incl_o, long M, long K, long P)
+ *       work-item p scans chunk p into dst, starting from incl[incl_o + p - 1] (the inclusive scan of the
+ *       totals; the identity for a row's first chunk: incl is not read when P = 1).
  */
 #ifdef COMPLEX_R
 #  define JOIN2(a, b) a##_##b
@@ -43,27 +48,31 @@
 #  endif
 #endif
 
-__kernel void scan_chunks(__global T* data, long data_o, __global T* totals, long totals_o, long M, long K, long P, long L)
+#define CHUNK(p) \
+    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K); \
+    __global const S* in = src + src_o + j * SL;
+
+__kernel void scan_totals(__global const S* src, long src_o, long SL, __global T* totals, long totals_o, long M, long K,
+                          long P)
 {
     const long p = get_global_id(0);
     if (p >= M * P) return;
-    const long j = p / P, C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);
-    __global T* row = data + data_o + j * L;
+    CHUNK(p)
     T acc = IDENTITY;
-    for (long k = k0; k < k1; k++) {
-        acc = COMBINE(acc, row[k]);
-        row[k] = acc;
-    }
+    for (long k = k0; k < k1; k++) acc = COMBINE(acc, (T)in[k]);
     totals[totals_o + p] = acc;
 }
 
-__kernel void scan_fix(__global T* data, long data_o, __global const T* incl, long incl_o, long M, long K, long P, long L)
+__kernel void scan_apply(__global const S* src, long src_o, long SL, __global T* dst, long dst_o, long L,
+                         __global const T* incl, long incl_o, long M, long K, long P)
 {
     const long p = get_global_id(0);
     if (p >= M * P) return;
-    const long j = p / P, part = p - j * P, C = (K + P - 1) / P, k0 = part * C, k1 = min(k0 + C, K);
-    if (part == 0) return;
-    const T offset = incl[incl_o + p - 1];
-    __global T* row = data + data_o + j * L;
-    for (long k = k0; k < k1; k++) row[k] = COMBINE(offset, row[k]);
+    CHUNK(p)
+    __global T* out = dst + dst_o + j * L;
+    T acc = part ? incl[incl_o + p - 1] : IDENTITY;
+    for (long k = k0; k < k1; k++) {
+        acc = COMBINE(acc, (T)in[k]);
+        out[k] = acc;
+    }
 }

@@ -1,9 +1,10 @@
 """Cumulative sums and products along one axis (Array API ``cumulative_sum``/``cumulative_prod``).
 
-On OpenCL places the input is copied once into a contiguous [rows, axis] buffer of the
-result dtype; each work-item scans a chunk in place (``kernels/scan.cl``), the chunk totals
-are scanned the same way (recursively), then added back. The result is a view with the
-axis back in place.
+On OpenCL places the result is a new contiguous [rows, axis] buffer. The kernels
+(``kernels/scan.cl``) read the input where it lies when each row is contiguous (converting
+integer or float input to the result dtype as they read), else from one contiguous copy; the
+chunks' totals come first (a read), their scan (recursively) starts each chunk's scan (a read
+and a write). The result is a view with the axis back in place.
 """
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def _source(complex_: bool) -> str:
     return (header("complex.h") + text) if complex_ else text
 
 
-def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
+def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str, src: np.dtype | None = None) -> cl.Kernel:
     t = ctype(dt)
-    opts = [f"-D T={t}", f"-D OP_{op.upper()}"]
+    opts = [f"-D T={t}", f"-D S={ctype(src if src is not None else dt)}", f"-D OP_{op.upper()}"]
     if dt.kind == "f":
         opts.append("-D T_FLOAT")
     if dt.kind == "b":
@@ -46,35 +47,55 @@ def _kernel(place: CLPlace, dt: np.dtype, op: str, name: str) -> cl.Kernel:
         opts.append(f"-D COMPLEX_R={t[:-1]}")
     else:
         opts.append(f"-D U={ {'char': 'uchar', 'short': 'ushort', 'int': 'uint', 'long': 'ulong'}.get(t, t) }")
-    if dt in (_dt.float64, _dt.complex128):
+    if _dt.float64 in (dt, src) or _dt.complex128 == dt:
         opts.append("-D DARRAY_FP64=1")
-    src = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "DARRAY_FP64=1" in " ".join(opts) else "") + \
+    src_text = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "DARRAY_FP64=1" in " ".join(opts) else "") + \
         _source(dt.kind == "c")
-    return runtime(place).programs.kernel(src, name, " ".join(opts))
+    return runtime(place).programs.kernel(src_text, name, " ".join(opts))
 
 
-def _scan_rows(data: DArray, op: str, skip: int = 0) -> None:
-    """Inclusive scan, in place, of each row of the contiguous 2-D array ``data``, leaving the
-    first ``skip`` elements of every row alone."""
-    m, width = data.shape
-    k = width - skip
-    place = cast(CLPlace, data.place)
+def _scan(src: DArray, dst: DArray, op: str, skip: int = 0) -> None:
+    """Inclusive scans of the rows of the 2-D ``src`` (each row contiguous, rows evenly spaced; a real dtype
+    that converts to dst's, or dst's own) into the rows of the contiguous 2-D ``dst`` after their first ``skip``
+    elements (``dst`` may be ``src``: in place). Two passes over the values: the chunks' totals, whose
+    scan (recursively) starts each chunk's scan."""
+    m, k = src.shape
+    place = cast(CLPlace, src.place)
     target = max(4096, runtime(place).info.compute_units * 2048)
     parts = max(1, min(-(-target // max(m, 1)), k // 64))
-    totals = empty((m, parts), data.dtype, place)
-    buf, tot = data._data(), totals._data()
-    item = data.dtype.itemsize
-
-    def run(name: str, other: Any, writes: list[Any], reads: list[Any]) -> None:
-        args = (buf.buffer, np.int64(buf.offset // item + data._dim.offset + skip), other.buffer,
-                np.int64(other.offset // item), np.int64(m), np.int64(k), np.int64(parts), np.int64(width))
-        launch(name, _kernel(place, data.dtype, op, name), args, m * parts, place, reads=reads, writes=writes,
-               nbytes=m * k * item * 2)
-
-    run("scan_chunks", tot, [buf, tot], [buf])
+    item, sa, da_ = dst.dtype.itemsize, src._data(), dst._data()
+    row = src._dim.strides[0] if m > 1 else k
+    head = (sa.buffer, np.int64(sa.offset // src.dtype.itemsize + src._dim.offset), np.int64(row))
+    sizes = (np.int64(m), np.int64(k), np.int64(parts))
+    source = None if src.dtype == dst.dtype else src.dtype
     if parts > 1:
-        _scan_rows(totals, op)
-        run("scan_fix", tot, [buf], [buf, tot])
+        totals = empty((m, parts), dst.dtype, place)
+        ta = totals._data()
+        launch("scan_totals", _kernel(place, dst.dtype, op, "scan_totals", source),
+               (*head, ta.buffer, np.int64(ta.offset // item), *sizes), m * parts, place, reads=[sa], writes=[ta],
+               nbytes=src.nbytes)
+        _scan(totals, totals, op)
+    else:
+        ta = da_
+    launch("scan_apply", _kernel(place, dst.dtype, op, "scan_apply", source),
+           (*head, da_.buffer, np.int64(da_.offset // item + dst._dim.offset + skip), np.int64(dst.shape[1]),
+            ta.buffer, np.int64(ta.offset // item), *sizes), m * parts, place, reads=[sa, ta], writes=[da_],
+           nbytes=src.nbytes + m * k * item)
+
+
+def _readable(rows: DArray, dt: np.dtype) -> DArray:
+    """``rows`` as the scan kernels read them (each row contiguous; dt itself, or an integer or bool type, or a
+    float type into a float ``dt``: converted as they are read), else a contiguous copy in ``dt``."""
+    direct = rows.shape[1] == 1 or rows._dim.strides[1] == 1
+    kinds = rows.dtype == dt or (rows.dtype.kind in "biu" and dt.kind in "biuf") or (rows.dtype.kind == dt.kind == "f")
+    if direct and kinds and rows.dtype != _dt.float16:
+        return rows
+    return astype(rows, dt, copy=True)
+
+
+def _scan_rows(data: DArray, op: str) -> None:
+    """Inclusive scan, in place, of each row of the contiguous 2-D array ``data``."""
+    _scan(data, data, op)
 
 
 def _cumulative(op: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> DArray:
@@ -111,13 +132,11 @@ def _cumulative_cl(op: str, x: DArray, axis: int, out_dt: np.dtype, include_init
     k = x.shape[axis] + (1 if include_initial else 0)
     rows = int(np.prod(moved.shape[:-1], dtype=np.int64))
     work = empty(moved.shape[:-1] + (k,), dev_dt, x.place)
-    if include_initial:
+    if include_initial:  # the initial column is not scanned (NumPy: [0, -0.0] stays so)
         work[..., :1] = 0 if op == "sum" else 1
-        work[..., 1:] = moved
-    else:
-        work = astype(moved, dev_dt, copy=True)
-    if rows and k > int(include_initial):  # the initial column is not scanned (NumPy: [0, -0.0] stays so)
-        _scan_rows(work.reshape(rows, k), op, skip=int(include_initial))
+    if rows and x.shape[axis]:
+        src = _readable(moved.reshape(rows, x.shape[axis]), dev_dt)
+        _scan(src, work.reshape(rows, k), op, skip=int(include_initial))
     inverse = tuple(int(i) for i in np.argsort(perm))
     return work.transpose(inverse)
 
