@@ -245,8 +245,8 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
         values, first, inverse, counts = _unique_axis(x, axis)
     else:
         values, first, inverse, counts = _unique("unique", x, return_index or return_inverse)
-    if axis is None and equal_nan and values.dtype.kind in "fc" and values.size:
-        nans = int(R.sum(E.apply("isnan", values)))
+    if axis is None and equal_nan and values.dtype.kind in "fc" and values.size and bool(E.apply("isnan", values[-1])):
+        nans = int(R.sum(E.apply("isnan", values)))  # NaNs sort last: counted only when the last value is one
         if nans > 1:
             j = values.size - nans
             if return_index:
