@@ -64,8 +64,10 @@ def _row(name: str, func: Callable[..., Any]) -> Entry:
 
 
 def _functions(module: types.ModuleType) -> list[tuple[str, Any]]:
-    return [(n, getattr(module, n)) for n in module.__all__
-            if inspect.isfunction(getattr(module, n)) and not n.startswith("__")]
+    """The public functions of ``module``; a callable package (``darray.place``) stands for the function it calls."""
+    found = [(n, getattr(module, n)) for n in module.__all__ if not n.startswith("__")]
+    found = [(n, f.function if isinstance(f, types.ModuleType) and callable(f) else f) for n, f in found]
+    return [(n, f) for n, f in found if inspect.isfunction(f)]
 
 
 @lru_cache(maxsize=1)

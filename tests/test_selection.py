@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import darray as da
-from darray.ops.selection import place as da_place
 
 DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int64", "float32", "float64", "complex64")]
 SPECIAL = st.sampled_from([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan])
@@ -163,7 +162,7 @@ def test_in_place_writers(any_place, data):
     x = data.draw(arrays(dtype, shapes(1, 2, 1, 5), elements=_elements(dtype)), label="x")
     mask = data.draw(arrays(np.bool_, x.shape), label="mask")
     vals = data.draw(arrays(dtype, st.integers(1, 4), elements=_elements(dtype)), label="vals")
-    for fn, npfn in ((da_place, np.place), (da.putmask, np.putmask)):
+    for fn, npfn in ((da.place, np.place), (da.putmask, np.putmask)):
         want, got = x.copy(), da.asarray(x, device=any_place)
         npfn(want, mask, vals)
         assert fn(got, da.asarray(mask, device=any_place), da.asarray(vals, device=any_place)) is None
@@ -183,9 +182,9 @@ def test_in_place_writers(any_place, data):
 def test_in_place_errors(any_place):
     x = da.asarray(np.arange(4), device=any_place)
     with pytest.raises(ValueError, match="darray place: mask and data"):
-        da_place(x, [True], [1])
+        da.place(x, [True], [1])
     with pytest.raises(ValueError, match="darray place: cannot insert"):
-        da_place(x, [True] * 4, [])
+        da.place(x, [True] * 4, [])
     with pytest.raises(TypeError, match="darray putmask: cannot cast|same_kind"):
         da.putmask(x, [True] * 4, da.asarray([1.5], device=any_place))
     with pytest.raises(TypeError, match="darray copyto"):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import place as _places
 from .._array import DArray
 from .._convert import asarray, astype
 from ..dim import broadcast_shapes, normalize_axis
@@ -260,6 +261,9 @@ def place(arr: DArray, mask: Any, vals: Any) -> None:
     if not values.size:
         raise ValueError("darray place: cannot insert from an empty array")
     put(arr, where, values)
+
+
+_places.on_call(place)  # ``da.place(arr, mask, vals)``: NumPy's name is darray's places package
 
 
 def _value(name: str, value: Any, dtype: np.dtype, casting: str, place: Any) -> DArray:

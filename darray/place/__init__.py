@@ -6,9 +6,15 @@ package makes the ICD loader see the CPU runtime darray ships with (``_icd``). E
 is listed, but one is used only after it passed the probe (``_probe``: build and run a small
 kernel; the verdict is cached on disk). darray's files on disk (programs, verdicts, the ICD
 vendors folder) are private and verified (``_private``).
+
+The package is also NumPy's ``place`` function: ``da.place(arr, mask, vals)`` calls what the ops
+layer registers with :func:`on_call` (``darray.ops.selection.place``), since NumPy's name is taken.
 """
 from __future__ import annotations
 
+import sys
+import types
+from collections.abc import Callable
 from typing import Any
 
 from . import _icd
@@ -24,7 +30,27 @@ from ._runtime import Runtime, runtime, use  # noqa: E402
 __all__ = [
     "CPUPlace", "CLPlace", "Place", "PlaceLike", "DeviceInfo", "Verdict", "probe", "parse", "current", "default", "use",
     "devices", "is_available", "device_count", "get_device_name", "get_device_properties", "runtime", "Runtime",
+    "on_call",
 ]
+_CALL: list[Callable[..., Any]] = []
+
+
+class _CallablePackage(types.ModuleType):
+    @property
+    def function(self) -> Callable[..., Any]:
+        """What calling the package calls (for the API table)."""
+        return _CALL[0]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _CALL[0](*args, **kwargs)
+
+
+def on_call(function: Callable[..., Any]) -> None:
+    """Make ``darray.place(...)`` call ``function`` (NumPy's ``place``, registered by the ops layer)."""
+    _CALL[:] = [function]
+
+
+sys.modules[__name__].__class__ = _CallablePackage
 
 
 def devices() -> list[DeviceInfo]:
