@@ -8,6 +8,7 @@ import pytest
 from helpers import assert_same, viewed
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import darray as da
 from darray.ops.statistics import _METHODS
@@ -122,3 +123,45 @@ def test_quantiles_by_selection_of_long_slices(name, values) -> None:
         for method in ("linear", "nearest", "midpoint", "inverted_cdf"):
             assert_same(da.percentile(x, q, method=method), np.percentile(a, q, method=method))
     assert_same(da.quantile(x[::-2], 0.3), np.quantile(a[::-2], 0.3))
+
+
+@pytest.mark.parametrize("place", PLACES)
+@given(data=st.data(), dtype=st.sampled_from(["float64", "float32", "int32"]))
+def test_weighted_quantiles(place, data, dtype) -> None:
+    """``weights=`` with ``method="inverted_cdf"`` (NumPy's only weighted method): weights of a's shape or
+    1-D along an int axis, zero weights (leading ones too), NaN in a, all four functions."""
+    elements = st.integers(-5, 5) if dtype == "int32" else VALUES
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=elements))
+    a, x = view(base), view(da.asarray(base, device=place))
+    axis = data.draw(st.sampled_from([None, 0, -1, tuple(range(a.ndim))]))
+    one_d = isinstance(axis, int) and data.draw(st.booleans())
+    wshape = (a.shape[axis],) if one_d else a.shape
+    w = data.draw(hnp.arrays(np.float64, wshape, elements=st.integers(0, 3).map(float)))
+    if not w.size or (w == 0).all():
+        return
+    q = data.draw(st.sampled_from([0.5, 0.0, 1.0, [0.1, 0.9]]))
+    pct = q * 100 if isinstance(q, float) else np.multiply(q, 100)
+    for name, qq in (("quantile", q), ("percentile", pct), ("nanquantile", q), ("nanpercentile", pct)):
+        try:
+            want = np.asarray(_numpy(getattr(np, name), a, qq, axis=axis, method="inverted_cdf", weights=w))
+        except IndexError:  # NumPy's nan* forms with 1-D weights fail on an all-NaN slice
+            continue
+        except ValueError:  # a slice whose weights are all zero
+            with pytest.raises(ValueError, match="Weights included NaN, inf or were all zero"):
+                getattr(da, name)(x, qq, axis, method="inverted_cdf", weights=da.asarray(w, device=place))
+            continue
+        got = getattr(da, name)(x, qq, axis, method="inverted_cdf", weights=da.asarray(w, device=place))
+        if np.isnan(want).all():
+            got = got.astype(want.dtype)
+        assert_same(got, want)
+
+
+def test_weighted_quantile_errors() -> None:
+    x = da.asarray(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(ValueError, match="Only method 'inverted_cdf' supports weights"):
+        da.quantile(x, 0.5, weights=np.ones((2, 3)))
+    with pytest.raises(ValueError, match="Weights must be non-negative"):
+        da.quantile(x, 0.5, method="inverted_cdf", weights=-np.ones((2, 3)))
+    with pytest.raises(ValueError, match="Shape of weights"):
+        da.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=np.ones(2))
+    assert_same(da.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=np.ones(3)), np.array([1.0, 4.0]))

@@ -27,8 +27,9 @@ from .creation import diag, full
 from .histogram import histogram_bin_edges, uniform_counts
 from .indexing import take, take_along_axis
 from .linalg import matmul
-from .manipulation import concat, moveaxis, reshape
-from .sorting import sort
+from .manipulation import broadcast_to, concat, moveaxis, reshape
+from .scan import cumulative_sum
+from .sorting import argsort, sort
 
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
             "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
@@ -90,13 +91,53 @@ def _ranked(v: DArray, ranks: np.ndarray, depth: int = 0) -> DArray:
     return take(sort(found), from_numpy(pos, v.place))
 
 
+def _weight_rows(op: str, weights: Any, x: DArray, axes: tuple[int, ...], shape: tuple[int, int]) -> DArray:
+    """``weights`` (x's shape, or 1-D along one axis) in the (rows, n) layout of x's slices; NumPy's errors."""
+    w = weights if isinstance(weights, DArray) else asarray(weights, device=x.place)
+    if w.shape != x.shape:
+        if len(axes) != 1 or w.shape != (x.shape[axes[0]],):
+            raise ValueError(f"darray {op}: Shape of weights must be consistent with shape of a along specified axis.")
+        w = broadcast_to(reshape(w, tuple(-1 if k == axes[0] else 1 for k in range(x.ndim))), x.shape)
+    if w.size and bool(R.any(E.apply("less", w, 0))):
+        raise ValueError(f"darray {op}: Weights must be non-negative.")
+    return reshape(moveaxis(w, axes, tuple(range(x.ndim - len(axes), x.ndim))), shape)
+
+
+def _weighted(op: str, flat: DArray, w: DArray, qs: np.ndarray, skip_nan: bool) -> DArray:
+    """NumPy's weighted ``inverted_cdf`` quantiles of each row of ``flat``: the first sorted value whose share
+    of the total weight (running, in sorted order) reaches q; leading zero weights never count. Without
+    ``skip_nan`` a row holding NaN gives NaN; with it, NaNs weigh nothing."""
+    n = flat.shape[1]
+    order = argsort(flat, axis=-1)
+    ordered = take_along_axis(flat, order, axis=-1)
+    ws = take_along_axis(w, order, axis=-1).astype(_dt.float64)
+    nan = flat.dtype.kind == "f"
+    if skip_nan and nan:
+        ws = E.apply("where", E.apply("isnan", ordered), 0.0, ws)
+    running = cumulative_sum(ws, axis=-1)
+    cdf = E.apply("divide", running, running[:, -1:])
+    bad = E.apply("isnan", cdf[:, -1])  # a total of 0, inf or NaN (an all-NaN slice is NaN with skip_nan)
+    if bool(R.any(E.apply("logical_and", bad, E.apply("logical_not", E.apply("isnan", ordered[:, 0])))
+                  if skip_nan and nan else bad)):
+        raise ValueError(f"darray {op}: Weights included NaN, inf or were all zero.")
+    cdf = E.apply("where", E.apply("equal", cdf, 0), -1.0, cdf)
+    below = E.apply("less", reshape(cdf, (*cdf.shape, 1)), from_numpy(qs, flat.place))
+    idx = E.apply("minimum", R.sum(below, axis=1, dtype=_dt.int64), n - 1)
+    result = take_along_axis(ordered, idx, axis=-1)
+    if nan and not skip_nan:
+        result = E.apply("where", E.apply("isnan", ordered[:, -1:]), np.nan, result)
+    return result
+
+
 def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdims: bool, skip_nan: bool,
-              mean: bool = False, scale: float = 1.0) -> DArray:
+              mean: bool = False, scale: float = 1.0, weights: Any = None) -> DArray:
     """The quantiles ``q`` of ``a`` over ``axis``; ``mean``: the middle of an even count is the mean of
     its two neighbours (``median``: NumPy's median averages them rather than interpolating)."""
     x = a if isinstance(a, DArray) else asarray(a)
     if method not in _METHODS:
         raise ValueError(f"darray {op}: method {method!r} is not one of {', '.join(_METHODS)}")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"darray {op}: Only method 'inverted_cdf' supports weights. Got: {method}.")
     if x.dtype.kind == "c":
         raise TypeError(f"darray {op}: a must be an array of real numbers")
     q = to_numpy(q) if isinstance(q, DArray) else q
@@ -114,6 +155,9 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
     flat = reshape(moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim))), (rows, n))
     if n == 0 or rows == 0:
         result = full((rows, qs.size), np.nan, dtype=_dt.as_dtype(out_dt), device=x.place)
+    elif weights is not None:
+        w = _weight_rows(op, weights, x, axes, (rows, n))
+        result = _weighted(op, flat, w, qs.reshape(-1), skip_nan).astype(out_dt, copy=False)
     else:
         nan = x.dtype.kind == "f"
         counts = to_numpy(R.sum(E.apply("logical_not", E.apply("isnan", flat)), axis=-1)) if skip_nan and nan \
@@ -154,18 +198,17 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
              method: str = "linear", keepdims: bool = False, *, weights: Any = None,
              interpolation: Any = None) -> DArray:
     """The ``q``-th quantiles (q in [0, 1]) over ``axis``, by any of NumPy's 13 methods; NaN in a slice
-    gives NaN. Differs from NumPy: ``weights=`` is not supported (TypeError). See also: numpy.quantile."""
-    _unweighted("quantile", weights)
-    return _quantile("quantile", a, q, axis, out, interpolation or method, keepdims, False)
+    gives NaN; ``weights`` (x's shape, or 1-D along one axis) with ``method="inverted_cdf"``. See also:
+    numpy.quantile."""
+    return _quantile("quantile", a, q, axis, out, interpolation or method, keepdims, False, weights=weights)
 
 
 def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                interpolation: Any = None) -> DArray:
-    """The ``q``-th percentiles (q in [0, 100]) over ``axis``. Differs from NumPy: no ``weights=``. See also:
-    numpy.percentile."""
-    _unweighted("percentile", weights)
-    return _quantile("percentile", a, q, axis, out, interpolation or method, keepdims, False, scale=100)
+    """The ``q``-th percentiles (q in [0, 100]) over ``axis``. See also: numpy.percentile."""
+    return _quantile("percentile", a, q, axis, out, interpolation or method, keepdims, False, scale=100,
+                     weights=weights)
 
 
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False) -> DArray:
@@ -177,27 +220,21 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inp
                 method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                 interpolation: Any = None) -> DArray:
     """:func:`quantile` ignoring NaN (NaN for an all-NaN slice). See also: numpy.nanquantile."""
-    _unweighted("nanquantile", weights)
-    return _quantile("nanquantile", a, q, axis, out, interpolation or method, keepdims, True)
+    return _quantile("nanquantile", a, q, axis, out, interpolation or method, keepdims, True, weights=weights)
 
 
 def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                   method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                   interpolation: Any = None) -> DArray:
     """:func:`percentile` ignoring NaN. See also: numpy.nanpercentile."""
-    _unweighted("nanpercentile", weights)
-    return _quantile("nanpercentile", a, q, axis, out, interpolation or method, keepdims, True, scale=100)
+    return _quantile("nanpercentile", a, q, axis, out, interpolation or method, keepdims, True, scale=100,
+                     weights=weights)
 
 
 def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
               keepdims: bool = False) -> DArray:
     """:func:`median` ignoring NaN. See also: numpy.nanmedian."""
     return _quantile("nanmedian", a, 0.5, axis, out, "linear", keepdims, True, mean=True)
-
-
-def _unweighted(op: str, weights: Any) -> None:
-    if weights is not None:
-        raise TypeError(f"darray {op}: weights= is not supported")
 
 
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
