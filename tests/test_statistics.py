@@ -67,7 +67,7 @@ def test_quantile_errors() -> None:
         da.quantile(x, 1.5)
     with pytest.raises(ValueError, match="method"):
         da.quantile(x, 0.5, method="cubic")
-    with pytest.raises(TypeError, match="weights"):
+    with pytest.raises(ValueError, match="Only method 'inverted_cdf' supports weights"):
         da.quantile(x, 0.5, weights=x)
     out = da.empty(())
     assert da.median(x, out=out) is out
@@ -137,7 +137,7 @@ def test_weighted_quantiles(place, data, dtype) -> None:
     one_d = isinstance(axis, int) and data.draw(st.booleans())
     wshape = (a.shape[axis],) if one_d else a.shape
     w = data.draw(hnp.arrays(np.float64, wshape, elements=st.integers(0, 3).map(float)))
-    if not w.size or (w == 0).all():
+    if not a.size:  # NumPy's weighted path drops q's axis from empty results
         return
     q = data.draw(st.sampled_from([0.5, 0.0, 1.0, [0.1, 0.9]]))
     pct = q * 100 if isinstance(q, float) else np.multiply(q, 100)
