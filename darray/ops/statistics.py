@@ -4,10 +4,10 @@ forms, average, cov and corrcoef, on the array's place.
 Quantiles sort each slice on the device (darray's sort; NaN last), then gather the two
 neighbours of each virtual index and interpolate them in one fused step. One long slice on a
 device takes a selection instead of the sort (:func:`_ranked`): a count in equal bins finds the
-bins holding the ranks, and only their values are sorted. The virtual indices
-depend only on the slice's length (its count of non-NaN elements for the nan* forms), so they
-are NumPy's own (``numpy.quantile`` of ``arange(n)``), computed on the host once per distinct
-length. cov and corrcoef are matmuls on the device.
+bins holding the ranks, and only their values are sorted. The neighbours and weights depend
+only on the slice's length (its count of non-NaN elements for the nan* forms): computed on the
+host by NumPy's definitions (:func:`_positions`), once per distinct length. cov and corrcoef
+are matmuls on the device.
 """
 from __future__ import annotations
 
@@ -36,13 +36,48 @@ _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "int
 _DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
 
 
+# Hyndman and Fan's sample quantiles as NumPy computes them. Continuous methods: the virtual index
+# n q + (alpha + q (1 - alpha - beta)) - 1 of their (alpha, beta) (linear: (n - 1) q as NumPy writes it).
+_ALPHA_BETA = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+               "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+
+
+def _boundary(index: np.ndarray, stay: np.ndarray) -> np.ndarray:
+    """The discrete methods' order statistic: floor(index) where ``stay``, else the next; never below 0."""
+    below = np.floor(index)
+    return np.maximum(np.where(stay, below, below + 1), 0).astype(np.int64)
+
+
 @lru_cache(maxsize=4096)
-def _virtual(n: int, qs: tuple[float, ...], method: str) -> np.ndarray:
-    """NumPy's virtual indices of quantiles ``qs`` in a sorted slice of ``n`` elements (NaN for n = 0)."""
-    if not n:
-        return np.full(len(qs), np.nan)
-    return np.asarray(np.quantile(np.arange(n, dtype=np.float64), np.asarray(qs), method=cast(Any, method)),
-                      dtype=np.float64)
+def _positions(n: int, qs: tuple[float, ...], method: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(previous, next, gamma) for quantiles ``qs`` of a sorted slice of ``n >= 1`` values, as NumPy computes
+    them: the result is ``sorted[previous]`` for the discrete methods, else NumPy's interpolation between
+    ``sorted[previous]`` and ``sorted[next]`` by gamma (an index past either end takes that end for both)."""
+    q = np.asarray(qs, dtype=np.float64)
+    lin = (n - 1) * q
+    if method in _DISCRETE:
+        index = {"lower": lambda: np.floor(lin).astype(np.int64), "higher": lambda: np.ceil(lin).astype(np.int64),
+                 "nearest": lambda: np.around(lin).astype(np.int64),
+                 "inverted_cdf": lambda: _boundary(n * q - 1, (n * q - 1) % 1 == 0),
+                 "closest_observation": lambda: _boundary(n * q - 1.5, ((n * q - 1.5) % 1 == 0) &
+                                                          (np.floor(n * q - 1.5) % 2 == 1))}[method]()
+        return index, index, np.zeros(q.shape)
+    if method in _ALPHA_BETA:
+        alpha, beta = _ALPHA_BETA[method]
+        virtual = n * q + (alpha + q * (1 - alpha - beta)) - 1
+    else:
+        virtual = {"linear": lin, "averaged_inverted_cdf": n * q - 1,
+                   "midpoint": 0.5 * (np.floor(lin) + np.ceil(lin))}[method]
+    prev = np.floor(virtual)
+    above, below = virtual >= n - 1, virtual < 0
+    prev[above], prev[below] = -1, 0
+    gamma = virtual - prev
+    if method == "averaged_inverted_cdf":
+        gamma = np.where(gamma == 0, 0.5, 1.0)
+    elif method == "midpoint":
+        gamma = np.where(virtual % 1 == 0, 0.0, 0.5)
+    nxt = np.where(above | below, prev, prev + 1)
+    return np.where(prev < 0, n - 1, prev).astype(np.int64), np.where(nxt < 0, n - 1, nxt).astype(np.int64), gamma
 
 
 def _lerp(a: DArray, b: DArray, t: DArray) -> DArray:
@@ -163,11 +198,8 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
         counts = to_numpy(R.sum(E.apply("logical_not", E.apply("isnan", flat)), axis=-1)) if skip_nan and nan \
             else np.full(rows, n)
         key = tuple(qs.reshape(-1).tolist())
-        virtual = np.stack([_virtual(int(c), key, method) for c in counts]) if skip_nan and nan else \
-            np.broadcast_to(_virtual(n, key, method), (rows, qs.size))
-        lo = np.clip(np.floor(np.nan_to_num(virtual)), 0, n - 1).astype(np.int64)
-        hi = np.minimum(lo + 1, np.maximum(counts[:, None] - 1, 0)).astype(np.int64)
-        gamma = np.where(np.isnan(virtual), 0.0, np.nan_to_num(virtual) - np.floor(np.nan_to_num(virtual)))
+        found = [_positions(max(int(c), 1), key, method) for c in (counts if skip_nan and nan else counts[:1])]
+        lo, hi, gamma = (np.broadcast_to(np.stack(part), (rows, qs.size)) for part in zip(*found))
         if rows == 1 and not skip_nan and n >= _SELECT_MIN and x.place.kind == "cl" and \
                 x.dtype.kind in "iuf" and x.dtype != _dt.float16:
             ranks = np.unique(np.concatenate([lo.ravel(), hi.ravel(), [n - 1]]))
@@ -187,8 +219,8 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
         result = result.astype(out_dt, copy=False)
         if nan and not skip_nan:  # NaN sorts last: a slice holding one gives NaN, as NumPy
             result = E.apply("where", E.apply("isnan", ordered[:, -1:]), np.nan, result)
-        elif nan:
-            result = E.apply("where", from_numpy(np.isnan(virtual), x.place), np.nan, result)
+        elif nan:  # an all-NaN slice
+            result = E.apply("where", from_numpy(counts[:, None] == 0, x.place), np.nan, result)
     kept = tuple(1 if k in axes else s for k, s in enumerate(x.shape)) if keepdims else rest
     result = moveaxis(result, -1, 0) if qs.ndim else result[:, 0]
     return finish(op, reshape(result, qs.shape + kept), out)
