@@ -21,6 +21,7 @@ from ._distributions import Distributions, Number
 from ._multivariate import Multivariate
 from ._params import float_dtype, out_args, place_of, shape_of
 from ._philox import blocks, draw
+from ._samplers import counters, sample
 
 
 class BitGenerator:
@@ -87,8 +88,10 @@ class Generator(Distributions, Multivariate):
 
     def _sample(self, kind: str, params: tuple[Number, ...], shape: tuple[int, ...], dtype: np.dtype,
                 place: Place) -> DArray:
-        """A draw of the rejection sampler ``kind`` (``_samplers.KINDS``) with checked ``params``."""
-        raise NotImplementedError(f"darray random: the {kind} sampler is not there yet")
+        """A draw of the sampler ``kind`` (``_samplers.KINDS``) with checked ``params``."""
+        drawn = sample(kind, self.key, self.counter, params, shape, dtype, place)
+        self.counter = (self.counter + counters(kind, int(np.prod(shape, dtype=np.int64)))) % 2**64
+        return drawn
 
     def spawn(self, n_children: int) -> list[Generator]:
         """``n_children`` independent generators (keys from ``SeedSequence.spawn``).
