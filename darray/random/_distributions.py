@@ -182,9 +182,11 @@ def _sampler(kind: str, integer: bool) -> Callable[..., DArray]:
 
 
 def _uniform_check(h: list[np.ndarray]) -> str | None:
-    if np.any(h[1] - h[0] < 0):
+    with np.errstate(over="ignore"):
+        span = h[1] - h[0]
+    if np.any(span < 0):
         return "low > high (high - low < 0)"
-    return None if np.all(np.isfinite(h[1] - h[0])) else "high - low range exceeds valid bounds"
+    return None if np.all(np.isfinite(span)) else "high - low range exceeds valid bounds"
 
 
 def _triangular_check(h: list[np.ndarray]) -> str | None:

@@ -131,7 +131,8 @@ class RandomState:
 
 
 def _finite_range(h: list[np.ndarray]) -> str | None:
-    return None if np.all(np.isfinite(h[1] - h[0])) else "high - low range exceeds valid bounds"
+    with np.errstate(over="ignore"):
+        return None if np.all(np.isfinite(h[1] - h[0])) else "high - low range exceeds valid bounds"
 
 
 for _name in _SHARED:
