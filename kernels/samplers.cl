@@ -13,6 +13,9 @@
  *   __global const double *a0, long o0, double s0, (a1, o1, s1), (a2, o2, s2), long n, long ch):
  *   parameter k of element i is a_k[o_k + i] with -D Ak=1, else s_k; out[out_o + i] for i < size.
  *   standard_gamma(shape): Marsaglia-Tsang (shape < 1: of shape + 1, times U0^(1/shape) of block j = 2^32 - 1)
+ *   poisson(lam): inversion of U0 of block 0 (lam < 10), PTRS (Hormann 1993) with U0 - 1/2, U1 of block j
+ *   binomial(n, p): of r = min(p, 1 - p) (n - x for p > 1/2): inversion of U0 of block j, restarted past a bound
+ *       (n r <= 30), BTPE (Kachitvichyanukul and Schmeiser 1988) with U0, U1 of block j
  */
 #ifndef A0
 #  define A0 0
@@ -72,6 +75,132 @@ R standard_gamma_8(const R a, const R p1, const R p2, const ulong8 ctr, const M 
     return select(res, (R)(0), zero);
 }
 
+__constant double LOGGAM[] = {LOGGAM_C};
+
+/* BTPE's correction of Stirling's formula at a (a2 = a^2). */
+#define STIRLING_TERM(a, a2) ((13860 - (462 - (132 - (99 - 140 / a2) / a2) / a2) / a2) / a / 166320)
+
+/* log Gamma(x) for x >= 1: shifted up to y >= 7 (minus the log of the shifts' product), then Stirling's series. */
+R loggam(const R x) {
+    R y = x, prod = 1;
+    for (int i = 0; i < 6; i++) {
+        const M lo = y < 7;
+        prod = select(prod, prod * y, lo);
+        y = select(y, y + 1, lo);
+    }
+    const R z = 1 / (y * y);
+    R s;
+    HORNER(LOGGAM, z, s)
+    return s / y + HALF_LOG_2PI + (y - 0.5) * log(y) - y - log(prod);
+}
+
+R poisson_8(const R lam, const R p1, const R p2, const ulong8 ctr, const M idle, const uint k0, const uint k1) {
+    const M small = lam < 10;
+    R res = 0;
+    M act = small & ~idle;
+    if (any(act)) {  /* inversion: k while U0 > P(X <= k) */
+        BLOCK(0)
+        R p = exp(-lam), f = p;
+        act &= U0 > f;
+        while (any(act)) {
+            res = select(res, res + 1, act);
+            p = select(p, p * lam / res, act);
+            f = select(f, f + p, act);
+            act &= (U0 > f) & (p > 0);
+        }
+    }
+    M pend = ~small & ~idle;
+    if (!any(pend)) return res;
+    const R slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    const R lia = log(1.1239 + 1.1328 / (b - 3.4)), vr = 0.9277 - 3.6224 / (b - 2);
+    for (uint j = 0; any(pend); j++) {
+        BLOCK(j)
+        const R u = U0 - 0.5, us = 0.5 - fabs(u), k = floor((2 * a / us + b) * u + lam + 0.43);
+        const M bad = (k < 0) | ((us < 0.013) & (U1 > us));
+        const R kk = fmax(k, 0);
+        const M ok = pend & (((us >= 0.07) & (U1 <= vr)) |
+                             (~bad & (log(U1) + lia - log(a / (us * us) + b) <= -lam + kk * loglam - loggam(kk + 1))));
+        res = select(res, k, ok);
+        pend &= ~ok;
+    }
+    return res;
+}
+
+R binomial_8(const R n, const R p, const R p2_, const ulong8 ctr, const M idle, const uint k0, const uint k1) {
+    const M flip = p > 0.5;
+    const R r = select(p, 1 - p, flip), q = 1 - r;
+    const M small = n * r <= 30;
+    R res = 0;
+    M pend = small & ~idle;
+    if (any(pend)) {  /* inversion, restarted with the next block past the bound */
+        const R qn = exp(n * log(q)), nr = n * r, bound = fmin(n, nr + 10 * sqrt(nr * q + 1));
+        for (uint j = 0; any(pend); j++) {
+            BLOCK(j)
+            R u = U0, x = 0, px = qn;
+            M act = pend & (u > px), over = 0;
+            while (any(act)) {
+                x = select(x, x + 1, act);
+                const M o = act & (x > bound);
+                over |= o;
+                act &= ~o;
+                u = select(u, u - px, act);
+                px = select(px, ((n - x + 1) * r * px) / (x * q), act);
+                act &= u > px;
+            }
+            res = select(res, x, pend & ~over);
+            pend &= over;
+        }
+    }
+    pend = ~small & ~idle;
+    if (any(pend)) {  /* BTPE */
+        const R fm = n * r + r, m = floor(fm), nrq = n * r * q;
+        const R p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
+        const R c = 0.134 + 20.5 / (15.3 + m), al = (fm - xl) / (fm - xl * r), ar = (xr - fm) / (xr * q);
+        const R laml = al * (1 + al / 2), lamr = ar * (1 + ar / 2);
+        const R p2 = p1 * (1 + 2 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
+        const R s = r / q, sa = s * (n + 1);
+        for (uint j = 0; any(pend); j++) {
+            BLOCK(j)
+            const R u = U0 * p4;
+            const M r1 = u <= p1, r2 = ~r1 & (u <= p2), r3 = ~r1 & ~r2 & (u <= p3), r4 = ~r1 & ~r2 & ~r3;
+            const R xs = xl + (u - p1) / c;
+            const R y = select(select(select(floor(xr - log(U1) / lamr), floor(xl + log(U1) / laml), r3),
+                                      floor(xs), r2), floor(xm - p1 * U1 + u), r1);
+            const R v = select(select(U1 * (u - p3) * lamr, U1 * (u - p2) * laml, r3),
+                               U1 * c + 1 - fabs(m - xs + 0.5) / p1, r2);
+            const M test = pend & ~r1 & ~(r2 & (v > 1)) & ~(r3 & (y < 0)) & ~(r4 & (y > n));
+            const R k = fabs(y - m);
+            const M squeeze = test & (k > 20) & (k < nrq / 2 - 1), direct = test & ~squeeze;
+            M ok = pend & r1;
+            if (any(direct)) {  /* v <= f(y) / f(m) by the ratios of successive probabilities */
+                R f = 1, i = fmin(m, y);
+                M act = direct & (i < fmax(m, y));
+                const M up = m < y;
+                while (any(act)) {
+                    i = select(i, i + 1, act);
+                    const R t = sa / i - s;
+                    f = select(f, select(f / t, f * t, up), act);
+                    act &= i < fmax(m, y);
+                }
+                ok |= direct & (v <= f);
+            }
+            if (any(squeeze)) {  /* the bounds of log f(y) / f(m), then Stirling's approximation */
+                const R rho = (k / nrq) * ((k * (k / 3 + 0.625) + 1.0 / 6) / nrq + 0.5);
+                const R t = -k * k / (2 * nrq), lv = log(v);
+                const R y1 = y + 1, f1 = m + 1, z = n + 1 - m, w = n - y + 1;
+                const R y1s = y1 * y1, f1s = f1 * f1, zs = z * z, ws = w * w;
+                const R bound = xm * log(f1 / y1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (y1 * q)) +
+                                STIRLING_TERM(f1, f1s) + STIRLING_TERM(z, zs) + STIRLING_TERM(y1, y1s) +
+                                STIRLING_TERM(w, ws);
+                ok |= squeeze & ((lv < t - rho) | ((lv <= t + rho) & (lv <= bound)));
+            }
+            res = select(res, y, ok);
+            pend &= ~ok;
+        }
+    }
+    return select(res, n - res, flip);
+}
+
 /* The entry point NAME: NAME_8(p0, p1, p2, counters, lanes past size, key) per group of 8 elements. */
 #define SAMPLER(NAME) \
 __kernel void NAME(__global OUT *out, long out_o, long size, uint k0, uint k1, ulong base, \
@@ -88,4 +217,10 @@ __kernel void NAME(__global OUT *out, long out_o, long size, uint k0, uint k1, u
 
 #ifdef KIND_standard_gamma
 SAMPLER(standard_gamma)
+#endif
+#ifdef KIND_poisson
+SAMPLER(poisson)
+#endif
+#ifdef KIND_binomial
+SAMPLER(binomial)
 #endif

@@ -11,8 +11,7 @@ Values are checked by the caller: ``sample`` assumes NumPy's valid ranges.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,10 +24,10 @@ from ..ops._kernel import origin, run, source
 from ..ops.creation import ascontiguousarray
 from ..ops.manipulation import broadcast_to
 from ..place import CLPlace, Place, runtime
-from ._host_samplers import host_sample
+from ._host_samplers import HALF_LOG_2PI, STIRLING, host_sample
 from ._philox import options
 
-KINDS = ("standard_gamma",)
+KINDS = ("standard_gamma", "poisson", "binomial")
 TAG = {kind: i + 1 for i, kind in enumerate(KINDS)}  # word 3 of the kind's counters (the draws of _philox: 0)
 Param = float | int | DArray
 
@@ -61,14 +60,9 @@ def _sample_cpu(kind: str, key: tuple[int, int], base: int, params: tuple[Param,
     return from_numpy(_host(kind, key, base, params, shape, dtype), place)
 
 
-@cache
 def _stirling() -> str:
-    """``-D`` options of log Gamma's constants: Stirling's series B_2k / (2k (2k - 1)) in 1 / x^2, 0.5 log(2 pi)."""
-    b = [Fraction(1)]  # Bernoulli numbers B_0.. (B_1 = -1/2)
-    for m in range(1, 21):
-        b.append(-sum((math.comb(m + 1, k) * b[k] for k in range(m)), Fraction(0)) / (m + 1))
-    terms = [float(b[2 * k] / (2 * k * (2 * k - 1))) for k in range(1, 11)]
-    return "-D LOGGAM_C=" + ",".join(x.hex() for x in terms) + f" -D HALF_LOG_2PI={(0.5 * math.log(2 * math.pi)).hex()}"
+    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``)."""
+    return "-D LOGGAM_C=" + ",".join(float(x).hex() for x in STIRLING) + f" -D HALF_LOG_2PI={HALF_LOG_2PI.hex()}"
 
 
 @lru_cache(maxsize=256)
