@@ -159,6 +159,28 @@ def test_gamma_edges(any_place):
     np.testing.assert_allclose(d.sum(axis=1), 1, rtol=1e-12)
 
 
+@_needs("poisson", "binomial")
+def test_discrete_edges(any_place):
+    g = da.random.default_rng(38)
+    assert not g.poisson(0.0, 100, device=any_place).get().any()
+    tiny = g.poisson(1e-8, N, device=any_place).get()
+    assert tiny.min() >= 0 and tiny.sum() <= 3
+    huge = g.poisson(1e12, 1000, device=any_place).get().astype(np.float64)
+    assert abs(huge.mean() - 1e12) < 5 * np.sqrt(1e12 / 1000)
+    assert not g.binomial(0, 0.5, 100, device=any_place).get().any()
+    assert not g.binomial(10, 0.0, 100, device=any_place).get().any()
+    np.testing.assert_array_equal(g.binomial(10, 1.0, 100, device=any_place).get(), 10)
+    assert not g.negative_binomial(5.0, 1.0, 100, device=any_place).get().any()
+    n = da.asarray(np.array([0, 5, 50, 500]), device=any_place)[::-1]  # reversed view: 500, 50, 5, 0
+    p = da.asarray(np.array([0.1, 0.5, 0.9, 0.3, 0.2]), device=any_place)[1:5]  # offset view: .5, .9, .3, .2
+    b = g.binomial(n, p, size=(N // 10, 4)).get()
+    assert b.shape == (N // 10, 4) and not b[:, 3].any()
+    for j, (nj, pj) in enumerate([(500, 0.5), (50, 0.9), (5, 0.3)]):
+        assert _chi_square(b[:, j], stats.binom(nj, pj)) > ALPHA
+    lam = g.poisson([[1.0], [30.0]], size=(2, N // 10), device=any_place).get()
+    assert _chi_square(lam[0], stats.poisson(1)) > ALPHA and _chi_square(lam[1], stats.poisson(30)) > ALPHA
+
+
 def test_array_parameters(any_place):
     """Array parameters broadcast as NumPy's; strided and reversed views read right; the draws
     are the scalar draws' base numbers scaled elementwise."""
