@@ -36,19 +36,12 @@ class Source(Protocol):
                 place: Place) -> DArray: ...
 
 
-def _math(name: str) -> Callable[[Any], Any]:
-    """The elementwise function ``name`` on a DArray, NumPy's (as a Python float) on a scalar."""
-    dev, host = getattr(E, name), getattr(np, name)
-
-    def f(x: Any) -> Any:
-        if isinstance(x, DArray):
-            return dev(x)
-        with np.errstate(all="ignore"):
-            return float(host(x))
-    return f
-
-
-log1p = _math("log1p")
+def _log1p(x: Number) -> Any:
+    """log1p of a DArray (elementwise) or of a scalar (a Python float; -inf at -1)."""
+    if isinstance(x, DArray):
+        return E.log1p(x)
+    with np.errstate(divide="ignore"):
+        return float(np.log1p(x))
 
 
 @dataclass(frozen=True)
@@ -150,7 +143,7 @@ def _triangular(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, left: Num
 
 def _geometric(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, p: Number) -> DArray:
     """ceil(log(1 - U) / log(1 - p)), at least 1 (p = 1 and U = 0 give 1)."""
-    return E.maximum(E.ceil(-_e(g, s, t, at) / log1p(-p)), 1)
+    return E.maximum(E.ceil(-_e(g, s, t, at) / _log1p(-p)), 1)
 
 
 def _chisquare(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, df: Number) -> DArray:
