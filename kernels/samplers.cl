@@ -16,6 +16,14 @@
  *   poisson(lam): inversion of U0 of block 0 (lam < 10), PTRS (Hormann 1993) with U0 - 1/2, U1 of block j
  *   binomial(n, p): of r = min(p, 1 - p) (n - x for p > 1/2): inversion of U0 of block j, restarted past a bound
  *       (n r <= 30), BTPE (Kachitvichyanukul and Schmeiser 1988) with U0, U1 of block j
+ *   hypergeometric(ngood, nbad, nsample): of m = min(nsample, total - nsample) draws: an urn for m < 10 (draw 2j + h
+ *       takes a good ball when U_h of block j times the balls left < the good ones left), else HRUA (Stadlober)
+ *       with 1 - U0, U1 of block j
+ *   vonmises(mu, kappa): Best-Fisher with U0, U1 of block j (the sign: bit 0 of w3), wrapped to [-pi, pi];
+ *       kappa < 1e-8: pi (2 U0 - 1) of block 0; kappa > 1e6: mu + Box-Muller's normal of block 0 / sqrt(kappa)
+ *   zipf(a): Devroye's rejection with U = 1 - U0 (1 - 2^(63 (1 - a))) and U1 of block j; a >= 1025: 1. T - 1 and
+ *       b - 1 through expm1 (NumPy's pow(1 + 1/X, a - 1) rounds to 1 for X > 2^53 and accepts every such X)
+ *   logseries(p): Kemp's second method with V = U0, U = U1 of block j
  */
 #ifndef A0
 #  define A0 0
@@ -201,6 +209,106 @@ R binomial_8(const R n, const R p, const R p2_, const ulong8 ctr, const M idle, 
     return select(res, n - res, flip);
 }
 
+R hypergeometric_8(const R good, const R bad, const R nsample, const ulong8 ctr, const M idle, const uint k0,
+                   const uint k1) {
+    const R total = good + bad, cs = fmin(nsample, total - nsample);
+    const M small = cs < 10;
+    R res = 0;
+    M act = small & ~idle & (cs > 0);
+    if (any(act)) {  /* the urn */
+        R g = good, t = total;
+        for (uint j = 0; any(act); j++) {
+            BLOCK(j)
+            for (int h = 0; h < 2; h++) {
+                act &= (R)(2 * j + h) < cs;
+                const M good_one = act & ((h ? U1 : U0) * t < g);
+                res = select(res, res + 1, good_one);
+                g = select(g, g - 1, good_one);
+                t = select(t, t - 1, act);
+            }
+        }
+    }
+    M pend = ~small & ~idle;
+    if (any(pend)) {  /* HRUA */
+        const R mingb = fmin(good, bad), maxgb = fmax(good, bad), p = mingb / total, q = maxgb / total;
+        const R a = cs * p + 0.5, c = sqrt((total - cs) * cs * p * q / (total - 1) + 0.5);
+        const R h = 2 * sqrt(2 / M_E) * c + (3 - 2 * sqrt(3 / M_E)), m = floor((cs + 1) * (mingb + 1) / (total + 2));
+        const R lg = loggam(m + 1) + loggam(mingb - m + 1) + loggam(cs - m + 1) + loggam(maxgb - cs + m + 1);
+        const R b = fmin(fmin(cs, mingb) + 1, floor(a + 16 * c));
+        const M hrua = pend;
+        for (uint j = 0; any(pend); j++) {
+            BLOCK(j)
+            const R u = 1 - U0, x = a + h * (U1 - 0.5) / u, k = clamp(floor(x), (R)(0), b - 1);
+            const R t = lg - (loggam(k + 1) + loggam(mingb - k + 1) + loggam(cs - k + 1) + loggam(maxgb - cs + k + 1));
+            const M ok = pend & (x >= 0) & (x < b) & ((u * (4 - u) - 3 <= t) | ((u * (u - t) < 1) & (2 * log(u) <= t)));
+            res = select(res, k, ok);
+            pend &= ~ok;
+        }
+        res = select(res, cs - res, hrua & (good > bad));
+    }
+    return select(res, good - res, cs < nsample);
+}
+
+R vonmises_8(const R mu, const R kappa, const R p2, const ulong8 ctr, const M idle, const uint k0, const uint k1) {
+    const M tiny = kappa < 1e-8, huge = kappa > 1e6;
+    R res = 0;
+    if (any((tiny | huge) & ~idle)) {
+        BLOCK(0)
+        R z, zs;
+        box_muller64(((x0 << 32) | x1) >> 11, ((x2 << 32) | x3) >> 11, &z, &zs);
+        res = select(select(res, mu + sqrt(1 / kappa) * z, huge), M_PI * (2 * U0 - 1), tiny);
+    }
+    M pend = ~tiny & ~huge & ~idle;
+    if (any(pend)) {  /* Best and Fisher's rejection */
+        const M mid = pend;
+        const R rr = 1 + sqrt(1 + 4 * kappa * kappa), rho = (rr - sqrt(2 * rr)) / (2 * kappa);
+        const R s = select((1 + rho * rho) / (2 * rho), 1 / kappa + kappa, kappa < 1e-5);
+        R w = 0;
+        M neg = 0;
+        for (uint j = 0; any(pend); j++) {
+            BLOCK(j)
+            const R z = cos(M_PI * U0), wj = (1 + s * z) / (s + z), y = kappa * (s - wj);
+            const M ok = pend & ((y * (2 - y) - U1 >= 0) | (log(y / U1) + 1 - y >= 0));
+            w = select(w, wj, ok);
+            neg = select(neg, (x3 & 1) == 0, ok);
+            pend &= ~ok;
+        }
+        const R angle = acos(w);
+        res = select(res, mu + select(angle, -angle, neg), mid);
+    }
+    const R md = fmod(fabs(res) + M_PI, 2 * M_PI) - M_PI;
+    return select(select(md, -md, res < 0), res, tiny);
+}
+
+R zipf_8(const R a, const R p1, const R p2, const ulong8 ctr, const M idle, const uint k0, const uint k1) {
+    const R am1 = a - 1, bm1 = expm1(am1 * M_LN2), umin = pow((R)(0x1p63), -am1);
+    M pend = ~idle & (a < 1025);
+    R res = 1;
+    for (uint j = 0; any(pend); j++) {
+        BLOCK(j)
+        const R x = floor(pow(1 - U0 * (1 - umin), -1 / am1)), tm1 = expm1(am1 * log1p(1 / x));
+        const M ok = pend & (x >= 1) & (x < 0x1p63) & (U1 * x * tm1 / bm1 <= (1 + tm1) / (1 + bm1));
+        res = select(res, x, ok);
+        pend &= ~ok;
+    }
+    return res;
+}
+
+R logseries_8(const R p, const R p1, const R p2, const ulong8 ctr, const M idle, const uint k0, const uint k1) {
+    const R r = log1p(-p);
+    M pend = ~idle;
+    R res = 1;
+    for (uint j = 0; any(pend); j++) {
+        BLOCK(j)
+        const R q = -expm1(r * U1), k = floor(1 + log(U0) / log(q));
+        const M low = (U0 < p) & (U0 <= q * q);
+        const M ok = pend & (~low | ((k >= 1) & (U0 != 0)));
+        res = select(res, select(select((R)(2), (R)(1), (U0 >= p) | (U0 >= q)), k, low), ok);
+        pend &= ~ok;
+    }
+    return res;
+}
+
 /* The entry point NAME: NAME_8(p0, p1, p2, counters, lanes past size, key) per group of 8 elements. */
 #define SAMPLER(NAME) \
 __kernel void NAME(__global OUT *out, long out_o, long size, uint k0, uint k1, ulong base, \
@@ -223,4 +331,16 @@ SAMPLER(poisson)
 #endif
 #ifdef KIND_binomial
 SAMPLER(binomial)
+#endif
+#ifdef KIND_hypergeometric
+SAMPLER(hypergeometric)
+#endif
+#ifdef KIND_vonmises
+SAMPLER(vonmises)
+#endif
+#ifdef KIND_zipf
+SAMPLER(zipf)
+#endif
+#ifdef KIND_logseries
+SAMPLER(logseries)
 #endif

@@ -17,7 +17,6 @@ import numpy as np
 from ._philox import _box_muller, _horner, philox
 
 _MASK = np.uint64(0xFFFFFFFF)
-_F = np.float64
 Block = tuple[list[np.ndarray], np.ndarray, np.ndarray]  # (words x0..x3 as uint64, U0, U1)
 Propose = Callable[[Block, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -59,7 +58,7 @@ class Blocks:
                     np.full(c.shape, self.tag, np.uint32)], self.key)
         x = [v.astype(np.uint64) for v in w]
         pairs = [(x[0] << np.uint64(32)) | x[1], (x[2] << np.uint64(32)) | x[3]]
-        u0, u1 = ((p >> np.uint64(11)).astype(_F) * 2.0 ** -53 for p in pairs)
+        u0, u1 = ((p >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 for p in pairs)
         return x, u0, u1
 
 
@@ -84,7 +83,7 @@ def marsaglia_tsang(blocks: Blocks, idx: np.ndarray, d: np.ndarray) -> np.ndarra
     def propose(b: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x, _ = _box_muller(((b[0][0] << np.uint64(32)) | b[0][1]) >> np.uint64(11), b[0][2] << np.uint64(21),
                            "float64")
-        u = (b[0][3].astype(_F) + 0.5) * 2.0 ** -32
+        u = (b[0][3].astype(np.float64) + 0.5) * 2.0 ** -32
         v1 = 1 + c[t] * x
         v, xx = v1 * v1 * v1, x * x
         ok = (v1 > 0) & ((u < 1 - 0.0331 * xx * xx) | (np.log(u) < 0.5 * xx + d[t] * (1 - v + np.log(v))))
@@ -140,114 +139,35 @@ def poisson(blocks: Blocks, lam: np.ndarray) -> np.ndarray:
     return res
 
 
-def _binomial_inversion(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Inversion for n r <= 30 (r <= 1/2): a new block's U0 past the bound."""
-    q = 1 - r
-    qn, nr = np.exp(n * np.log(q)), n * r
-    bound = np.fmin(n, nr + 10 * np.sqrt(nr * q + 1))
 
-    def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        u, x, px = blk[1].copy(), np.zeros(t.size), qn[t].copy()
-        nt, rt, qt = n[t], r[t], q[t]
-        over = np.zeros(t.size, bool)
-        act = np.flatnonzero(u > px)
-        while act.size:
-            x[act] += 1
-            o = x[act] > bound[t][act]
-            over[act[o]] = True
-            act = act[~o]
-            u[act] -= px[act]
-            px[act] = ((nt[act] - x[act] + 1) * rt[act] * px[act]) / (x[act] * qt[act])
-            act = act[u[act] > px[act]]
-        return x, ~over
+def vonmises(blocks: Blocks, mu: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """Best-Fisher with U0, U1 of block j (sign: bit 0 of w3), wrapped to [-pi, pi]; kappa < 1e-8: a uniform angle,
+    kappa > 1e6: a normal of sd 1 / sqrt(kappa) (block 0)."""
+    res = np.zeros(mu.size)
+    tiny, huge = kappa < 1e-8, kappa > 1e6
+    ends = np.flatnonzero(tiny | huge)
+    if ends.size:
+        x, u0, _ = blocks(0, ends)
+        z, _ = _box_muller(((x[0] << np.uint64(32)) | x[1]) >> np.uint64(11),
+                           ((x[2] << np.uint64(32)) | x[3]) >> np.uint64(11), "float64")
+        res[ends] = np.where(tiny[ends], np.pi * (2 * u0 - 1), mu[ends] + np.sqrt(1 / kappa[ends]) * z)
+    mid = np.flatnonzero(~tiny & ~huge)
+    k = kappa[mid]
+    rr = 1 + np.sqrt(1 + 4 * k * k)
+    rho = (rr - np.sqrt(2 * rr)) / (2 * k)
+    s = np.where(k < 1e-5, 1 / k + k, (1 + rho * rho) / (2 * rho))
 
-    return reject(blocks, idx, propose)
+    def propose(b: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        z = np.cos(np.pi * b[1])
+        w = (1 + s[t] * z) / (s[t] + z)
+        y = k[t] * (s[t] - w)
+        angle = np.arccos(w)
+        ok = (y * (2 - y) - b[2] >= 0) | (np.log(y / b[2]) + 1 - y >= 0)
+        return np.where(b[0][3] & np.uint64(1), angle, -angle), ok
 
-
-def _stirling_term(a: np.ndarray, a2: np.ndarray) -> np.ndarray:
-    return (13860 - (462 - (132 - (99 - 140 / a2) / a2) / a2) / a2) / a / 166320
-
-
-def _btpe(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """BTPE (Kachitvichyanukul and Schmeiser) for n r > 30 (r <= 1/2) with U0 p4 and U1 of block j."""
-    q = 1 - r
-    fm = n * r + r
-    m, nrq = np.floor(fm), n * r * q
-    p1 = np.floor(2.195 * np.sqrt(nrq) - 4.6 * q) + 0.5
-    xm = m + 0.5
-    xl, xr = xm - p1, xm + p1
-    c = 0.134 + 20.5 / (15.3 + m)
-    al, ar = (fm - xl) / (fm - xl * r), (xr - fm) / (xr * q)
-    laml, lamr = al * (1 + al / 2), ar * (1 + ar / 2)
-    p2 = p1 * (1 + 2 * c)
-    p3 = p2 + c / laml
-    p4 = p3 + c / lamr
-    s = r / q
-    sa = s * (n + 1)
-
-    def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        v0 = blk[2]
-        u = blk[1] * p4[t]
-        r1 = u <= p1[t]
-        r2 = ~r1 & (u <= p2[t])
-        r3 = ~r1 & ~r2 & (u <= p3[t])
-        r4 = ~r1 & ~r2 & ~r3
-        x2 = xl[t] + (u - p1[t]) / c[t]
-        y = np.floor(np.select([r1, r2, r3], [xm[t] - p1[t] * v0 + u, x2, xl[t] + np.log(v0) / laml[t]],
-                               xr[t] - np.log(v0) / lamr[t]))
-        v = np.select([r2, r3], [v0 * c[t] + 1 - np.abs(m[t] - x2 + 0.5) / p1[t], v0 * (u - p2[t]) * laml[t]],
-                      v0 * (u - p3[t]) * lamr[t])
-        test = ~r1 & ~(r2 & (v > 1)) & ~(r3 & (y < 0)) & ~(r4 & (y > n[t]))
-        k = np.abs(y - m[t])
-        squeeze = test & (k > 20) & (k < nrq[t] / 2 - 1)
-        ok = r1.copy()
-        d = np.flatnonzero(test & ~squeeze)
-        if d.size:
-            md, yd = m[t][d], y[d]
-            f, i, top = np.ones(d.size), np.fmin(md, yd), np.fmax(md, yd)
-            up = md < yd
-            act = np.flatnonzero(i < top)
-            while act.size:
-                i[act] += 1
-                tt = sa[t][d][act] / i[act] - s[t][d][act]
-                f[act] = np.where(up[act], f[act] * tt, f[act] / tt)
-                act = act[i[act] < top[act]]
-            ok[d] = v[d] <= f
-        e = np.flatnonzero(squeeze)
-        if e.size:
-            ke, ye, me, ne, nrqe = k[e], y[e], m[t][e], n[t][e], nrq[t][e]
-            rho = (ke / nrqe) * ((ke * (ke / 3 + 0.625) + 1.0 / 6) / nrqe + 0.5)
-            tt, lv = -ke * ke / (2 * nrqe), np.log(v[e])
-            x1, f1, z, w = ye + 1, me + 1, ne + 1 - me, ne - ye + 1
-            bound = (xm[t][e] * np.log(f1 / x1) + (ne - me + 0.5) * np.log(z / w)
-                     + (ye - me) * np.log(w * r[t][e] / (x1 * q[t][e])) + _stirling_term(f1, f1 * f1)
-                     + _stirling_term(z, z * z) + _stirling_term(x1, x1 * x1) + _stirling_term(w, w * w))
-            ok[e] = (lv < tt - rho) | ((lv <= tt + rho) & (lv <= bound))
-        return y, ok
-
-    return reject(blocks, idx, propose)
+    res[mid] = mu[mid] + reject(blocks, mid, propose)
+    md = np.fmod(np.abs(res) + np.pi, 2 * np.pi) - np.pi
+    return np.where(tiny, res, np.where(res < 0, -md, md))
 
 
-def binomial(blocks: Blocks, n: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Of r = min(p, 1 - p) (n - x for p > 1/2): inversion for n r <= 30, else BTPE."""
-    flip = p > 0.5
-    r = np.where(flip, 1 - p, p)
-    small = n * r <= 30
-    res = np.zeros(n.size)
-    for sel, fn in ((np.flatnonzero(small), _binomial_inversion), (np.flatnonzero(~small), _btpe)):
-        res[sel] = fn(blocks, sel, n[sel], r[sel])
-    return np.where(flip, n - res, res)
-
-
-SAMPLERS: dict[str, Callable[..., np.ndarray]] = {"standard_gamma": standard_gamma, "poisson": poisson,
-                                                  "binomial": binomial}
-
-
-def host_sample(kind: str, key: tuple[int, int], tag: int, base: int, params: list[np.ndarray | float],
-                shape: tuple[int, ...]) -> np.ndarray:
-    """Draws of ``kind`` (float64 values) of ``shape`` from (key, base); ``params``: numbers or
-    arrays broadcastable to ``shape``."""
-    flat = [np.broadcast_to(np.asarray(p, _F), shape).reshape(-1) for p in params]
-    with np.errstate(all="ignore"):  # rejected proposals may compute inf and NaN, as the kernel's do
-        return SAMPLERS[kind](Blocks(key, tag, base, math.prod(shape)), *flat).reshape(shape)
 

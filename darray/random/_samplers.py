@@ -11,6 +11,7 @@ Values are checked by the caller: ``sample`` assumes NumPy's valid ranges.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -24,10 +25,15 @@ from ..ops._kernel import origin, run, source
 from ..ops.creation import ascontiguousarray
 from ..ops.manipulation import broadcast_to
 from ..place import CLPlace, Place, runtime
-from ._host_samplers import HALF_LOG_2PI, STIRLING, host_sample
+from . import _host_discrete as HD
+from . import _host_samplers as H
 from ._philox import options
 
-KINDS = ("standard_gamma", "poisson", "binomial")
+# kind -> its NumPy mirror (``_host_samplers``, ``_host_discrete``), in the interface's order
+SAMPLERS: dict[str, Callable[..., np.ndarray]] = {
+    "standard_gamma": H.standard_gamma, "poisson": H.poisson, "binomial": HD.binomial,
+    "hypergeometric": HD.hypergeometric, "vonmises": H.vonmises, "zipf": HD.zipf, "logseries": HD.logseries}
+KINDS = tuple(SAMPLERS)
 TAG = {kind: i + 1 for i, kind in enumerate(KINDS)}  # word 3 of the kind's counters (the draws of _philox: 0)
 Param = float | int | DArray
 
@@ -47,22 +53,26 @@ def sample(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...]
     return D.implementation("random.sample", place)(kind, key, base, params, shape, size, np.dtype(dtype), place)
 
 
-def _host(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...], shape: tuple[int, ...],
-          dtype: np.dtype) -> np.ndarray:
-    values = [p.get() if isinstance(p, DArray) else float(p) for p in params]
-    return host_sample(kind, key, TAG[kind], base, values, shape).astype(dtype)
+def host_sample(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...], shape: tuple[int, ...],
+                dtype: np.dtype) -> np.ndarray:
+    """:func:`sample`'s numbers with NumPy, as a NumPy array."""
+    flat = [np.broadcast_to(p.get() if isinstance(p, DArray) else np.float64(p), shape).astype(np.float64).reshape(-1)
+            for p in params]
+    with np.errstate(all="ignore"):  # rejected proposals may compute inf and NaN, as the kernel's do
+        drawn = SAMPLERS[kind](H.Blocks(key, TAG[kind], base, math.prod(shape)), *flat)
+    return drawn.reshape(shape).astype(dtype)
 
 
 @D.register("random.sample", "cpu")
 def _sample_cpu(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...], shape: tuple[int, ...],
                 size: int, dtype: np.dtype, place: Place) -> DArray:
     """:func:`sample` through NumPy (``size``: the elements of ``shape``)."""
-    return from_numpy(_host(kind, key, base, params, shape, dtype), place)
+    return from_numpy(host_sample(kind, key, base, params, shape, dtype), place)
 
 
 def _stirling() -> str:
     """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``)."""
-    return "-D LOGGAM_C=" + ",".join(float(x).hex() for x in STIRLING) + f" -D HALF_LOG_2PI={HALF_LOG_2PI.hex()}"
+    return "-D LOGGAM_C=" + ",".join(float(x).hex() for x in H.STIRLING) + f" -D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"
 
 
 @lru_cache(maxsize=256)
@@ -78,7 +88,7 @@ def _sample_cl(kind: str, key: tuple[int, int], base: int, params: tuple[Param, 
     """:func:`sample` in one launch of ``kernels/samplers.cl`` (arguments as :func:`_sample_cpu`'s);
     NumPy's numbers copied to the device where it has no float64."""
     if not runtime(place).info.fp64:
-        return from_numpy(_host(kind, key, base, params, shape, dtype), place)
+        return from_numpy(host_sample(kind, key, base, params, shape, dtype), place)
     out = empty(shape, dtype, place)
     if not size:
         return out
