@@ -40,6 +40,7 @@ CONTINUOUS = [
     ("beta", (2.0, 5.0), stats.beta(2, 5)),
     ("chisquare", (3.0,), stats.chi2(3)),
     ("noncentral_chisquare", (3.0, 2.0), stats.ncx2(3, 2)),
+    ("noncentral_chisquare", (0.5, 2.0), stats.ncx2(0.5, 2)),
     ("f", (5.0, 7.0), stats.f(5, 7)),
     ("noncentral_f", (5.0, 7.0, 2.0), stats.ncf(5, 7, 2)),
     ("standard_t", (4.0,), stats.t(4)),
@@ -187,6 +188,17 @@ def test_sampler_edges(any_place):
     assert g.zipf(1.01, 1000, device=any_place).get().min() >= 1
 
 
+def test_noncentral_chisquare_branches(any_place):
+    """df > 1 (a chi-square plus a shifted normal squared) and df <= 1 (the Poisson mixture), scalar
+    and array df, and a huge nonc (the mixture's Poisson mean capped: no endless rejection)."""
+    df = da.asarray(np.array([0.5, 4.0]), device=any_place)
+    x = da.random.default_rng(46).noncentral_chisquare(df, [3.0, 1.0], size=(N // 10, 2)).get()
+    assert stats.kstest(x[:, 0], stats.ncx2(0.5, 3).cdf).pvalue > ALPHA
+    assert stats.kstest(x[:, 1], stats.ncx2(4, 1).cdf).pvalue > ALPHA
+    huge = da.random.default_rng(47).noncentral_chisquare([0.5, 3.0], 1e300, device=any_place).get()
+    assert huge.shape == (2,) and huge[1] > 1e299
+
+
 def test_array_parameters(any_place):
     """Array parameters broadcast as NumPy's; strided and reversed views read right; the draws
     are the scalar draws' base numbers scaled elementwise."""
@@ -243,6 +255,11 @@ def test_array_shape_parameters(any_place):
     (lambda g, p: g.binomial(1, 1.5, device=p), "p < 0, p > 1"),
     (lambda g, p: g.negative_binomial(0, 0.5, device=p), "n <= 0"),
     (lambda g, p: g.negative_binomial(1, 0, device=p), "p <= 0"),
+    (lambda g, p: g.negative_binomial(1, 1e-19, device=p), "p too small"),
+    (lambda g, p: g.standard_gamma(np.nan, device=p), "shape is NaN"),
+    (lambda g, p: g.vonmises(0, [1.0, np.nan], device=p), "kappa is NaN"),
+    (lambda g, p: g.binomial(np.nan, 0.5, device=p), "n is NaN"),
+    (lambda g, p: g.noncentral_chisquare(np.nan, 1, device=p), "df is NaN"),
     (lambda g, p: g.hypergeometric(1, 1, 3, device=p), "ngood \\+ nbad < nsample"),
     (lambda g, p: g.hypergeometric(-1, 1, 0, device=p), "ngood < 0"),
     (lambda g, p: g.hypergeometric(10**9, 1, 0, device=p), "less than 1000000000"),

@@ -21,7 +21,7 @@ from .._array import DArray
 from ..ops import elementwise as E
 from ..ops.selection import where
 from ..place import Place
-from ._params import REQUIRED, Param, float_dtype, out_args, place_of, resolve
+from ._params import LAM_MAX, REQUIRED, Param, float_dtype, out_args, place_of, resolve
 
 Number = float | int | DArray
 
@@ -151,11 +151,20 @@ def _chisquare(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, df: Number
 
 
 def _noncentral_chisquare(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, df: Number, nonc: Number) -> DArray:
-    """A chi-square of df + 2 Poisson(nonc / 2) degrees of freedom (the Poisson mixture)."""
+    """NumPy's: ``chisquare(df - 1) + (normal + sqrt(nonc)) ** 2`` where df > 1, else the Poisson
+    mixture ``chisquare(df + 2 * poisson(nonc / 2))`` (its mean capped at NumPy's largest)."""
     if not isinstance(nonc, DArray) and nonc == 0:
         return _chisquare(g, s, t, at, df)
-    extra = g._sample("poisson", (nonc / 2,), s, _dt.int64, at).astype(t)
-    return _gamma(g, s, t, at, extra + df / 2) * 2
+    if not isinstance(df, DArray) and df > 1:
+        return _chisquare(g, s, t, at, df - 1) + (_z(g, s, t, at) + nonc ** 0.5) ** 2
+    half = where(df > 1, 0, nonc / 2) if isinstance(df, DArray) else nonc / 2
+    lam = E.minimum(half, LAM_MAX) if isinstance(half, DArray) else min(half, LAM_MAX)
+    mixture = _gamma(g, s, t, at, g._sample("poisson", (lam,), s, _dt.int64, at).astype(t) + df / 2) * 2
+    if not isinstance(df, DArray):
+        return mixture
+    big = df > 1
+    normal = _chisquare(g, s, t, at, where(big, df - 1, 1)) + (_z(g, s, t, at) + nonc ** 0.5) ** 2
+    return where(big, normal, mixture)
 
 
 def _beta(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, a: Number, b: Number) -> DArray:
@@ -188,6 +197,12 @@ def _triangular_check(h: list[np.ndarray]) -> str | None:
             else "left == right" if np.any(left == right) else None)
 
 
+def _negative_binomial_check(h: list[np.ndarray]) -> str | None:
+    with np.errstate(divide="ignore", over="ignore"):
+        too_big = np.any(h[0] * ((1 - h[1]) / h[1]) > LAM_MAX)
+    return "n too large or p too small, see Generator.negative_binomial Notes" if too_big else None
+
+
 def _hypergeometric_check(h: list[np.ndarray]) -> str | None:
     return "ngood + nbad < nsample" if np.any(h[0] + h[1] < h[2]) else None
 
@@ -197,6 +212,8 @@ def _p(name: str, default: Any = REQUIRED, *rules: str, integer: bool = False) -
 
 
 _LOC, _SCALE = _p("loc", 0.0), _p("scale", 1.0, "ge0")
+_DF, _NONC = _p("df", REQUIRED, "gt0", "notnan"), _p("nonc", REQUIRED, "ge0", "notnan")
+_DFS = (_p("dfnum", REQUIRED, "gt0", "notnan"), _p("dfden", REQUIRED, "gt0", "notnan"))
 _INV = "inversion of one uniform per element"
 ROWS = (
     Dist("uniform", (_p("low", 0.0, "finite"), _p("high", 1.0, "finite")),
@@ -226,36 +243,37 @@ ROWS = (
          f"Triangular on [left, right] peaking at mode, by {_INV}.", _triangular_check),
     Dist("geometric", (_p("p", REQUIRED, "prob_pos"),), _geometric,
          f"Trials to the first success (>= 1), by {_INV}.", integer=True),
-    Dist("standard_gamma", (_p("shape", REQUIRED, "ge0"),), _gamma,
+    Dist("standard_gamma", (_p("shape", REQUIRED, "ge0", "notnan"),), _gamma,
          "Gamma(shape, 1) by Marsaglia and Tsang's rejection (shape < 1: boosted by U ** (1 / shape)).",
          extras=("dtype", "out")),
-    Dist("gamma", (_p("shape", REQUIRED, "ge0"), _SCALE),
+    Dist("gamma", (_p("shape", REQUIRED, "ge0", "notnan"), _SCALE),
          lambda g, s, t, at, shape, scale: _gamma(g, s, t, at, shape) * scale, "``scale * standard_gamma(shape)``."),
-    Dist("beta", (_p("a", REQUIRED, "gt0"), _p("b", REQUIRED, "gt0")), _beta,
+    Dist("beta", (_p("a", REQUIRED, "gt0", "notnan"), _p("b", REQUIRED, "gt0", "notnan")), _beta,
          "``X / (X + Y)`` for X = standard_gamma(a), Y = standard_gamma(b), in log space (tiny a and b too)."),
-    Dist("chisquare", (_p("df", REQUIRED, "gt0"),), _chisquare, "``2 * standard_gamma(df / 2)``."),
-    Dist("noncentral_chisquare", (_p("df", REQUIRED, "gt0"), _p("nonc", REQUIRED, "ge0")), _noncentral_chisquare,
+    Dist("chisquare", (_DF,), _chisquare, "``2 * standard_gamma(df / 2)``."),
+    Dist("noncentral_chisquare", (_DF, _NONC), _noncentral_chisquare,
          "``chisquare(df + 2 * poisson(nonc / 2))``: the Poisson mixture."),
-    Dist("f", (_p("dfnum", REQUIRED, "gt0"), _p("dfden", REQUIRED, "gt0")),
+    Dist("f", _DFS,
          lambda g, s, t, at, n, d: _chisquare(g, s, t, at, n) / n / (_chisquare(g, s, t, at, d) / d),
          "``(chisquare(dfnum) / dfnum) / (chisquare(dfden) / dfden)``."),
-    Dist("noncentral_f", (_p("dfnum", REQUIRED, "gt0"), _p("dfden", REQUIRED, "gt0"), _p("nonc", REQUIRED, "ge0")),
+    Dist("noncentral_f", (*_DFS, _NONC),
          lambda g, s, t, at, n, d, c: _noncentral_chisquare(g, s, t, at, n, c) / n / (_chisquare(g, s, t, at, d) / d),
          "``(noncentral_chisquare(dfnum, nonc) / dfnum) / (chisquare(dfden) / dfden)``."),
-    Dist("standard_t", (_p("df", REQUIRED, "gt0"),),
+    Dist("standard_t", (_DF,),
          lambda g, s, t, at, df: _z(g, s, t, at) * (df / 2) ** 0.5 / _gamma(g, s, t, at, df / 2) ** 0.5,
          "``standard_normal() / sqrt(chisquare(df) / df)``."),
     Dist("poisson", (_p("lam", 1.0, "lam", "lam_max"),), _poisson, "Poisson(lam) by darray's sampler.", integer=True),
-    Dist("binomial", (_p("n", REQUIRED, "ge0", integer=True), _p("p", REQUIRED, "prob")),
+    Dist("binomial", (_p("n", REQUIRED, "ge0", "notnan", integer=True), _p("p", REQUIRED, "prob")),
          _sampler("binomial", True), "Binomial(n, p) by darray's sampler.", integer=True),
-    Dist("negative_binomial", (_p("n", REQUIRED, "gt0"), _p("p", REQUIRED, "prob_pos")),
-         lambda g, s, t, at, n, p: _poisson(g, s, t, at, _gamma(g, s, t, at, n) * ((1 - p) / p)),
-         "``poisson(gamma(n, (1 - p) / p))``: failures before the n-th success.", integer=True),
-    Dist("hypergeometric", tuple(_p(n, REQUIRED, "ge0", "lt1e9", integer=True) for n in ("ngood", "nbad"))
-         + (_p("nsample", REQUIRED, "ge0", integer=True),), _sampler("hypergeometric", True),
+    Dist("negative_binomial", (_p("n", REQUIRED, "gt0", "notnan"), _p("p", REQUIRED, "prob_pos")),
+         lambda g, s, t, at, n, p: _poisson(g, s, t, at, E.minimum(_gamma(g, s, t, at, n) * ((1 - p) / p), LAM_MAX)),
+         "``poisson(gamma(n, (1 - p) / p))``: failures before the n-th success.", _negative_binomial_check,
+         integer=True),
+    Dist("hypergeometric", tuple(_p(n, REQUIRED, "ge0", "notnan", "lt1e9", integer=True) for n in ("ngood", "nbad"))
+         + (_p("nsample", REQUIRED, "ge0", "notnan", integer=True),), _sampler("hypergeometric", True),
          "Good items among ``nsample`` drawn without replacement, by darray's sampler.", _hypergeometric_check,
          integer=True),
-    Dist("vonmises", (_p("mu"), _p("kappa", REQUIRED, "ge0")), _sampler("vonmises", False),
+    Dist("vonmises", (_p("mu"), _p("kappa", REQUIRED, "ge0", "notnan")), _sampler("vonmises", False),
          "Von Mises on [-pi, pi] by Best and Fisher's rejection (darray's sampler)."),
     Dist("zipf", (_p("a", REQUIRED, "gt1"),), _sampler("zipf", True), "Zipf(a) by darray's sampler.", integer=True),
     Dist("logseries", (_p("p", REQUIRED, "prob_lt1"),), _sampler("logseries", True),

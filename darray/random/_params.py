@@ -32,6 +32,7 @@ RULES: dict[str, tuple[Callable[[np.ndarray], np.ndarray], str]] = {
     "prob_pos": (lambda v: ~((v > 0) & (v <= 1)), "{0} <= 0, {0} > 1 or {0} contains NaNs"),
     "prob_lt1": (lambda v: ~((v >= 0) & (v < 1)), "{0} < 0, {0} >= 1 or {0} is NaN"),
     "lam": (lambda v: ~(v >= 0), "{0} < 0 or {0} is NaN"),
+    "notnan": (np.isnan, "{0} is NaN (darray's samplers take no NaN)"),
     "lam_max": (lambda v: v > LAM_MAX, "{0} value too large"),
     "lt1e9": (lambda v: v >= 10**9, "both ngood and nbad must be less than 1000000000"),
 }
