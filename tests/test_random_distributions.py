@@ -150,6 +150,9 @@ def test_gamma_edges(any_place):
     assert 0.2 < tiny.mean() < 0.45  # a / (a + b) = 1/3
     d = g.dirichlet([0.01, 0.02, 1.0], 1000, device=any_place).get()
     np.testing.assert_allclose(d.sum(axis=1), 1, rtol=1e-12)
+    z = g.dirichlet([0.0, 2.0, 0.0, 3.0], 1000, device=any_place).get()  # alpha 0: always 0, as NumPy's
+    assert not z[:, ::2].any() and np.allclose(z.sum(axis=1), 1)
+    np.testing.assert_array_equal(g.dirichlet([0.0, 0.0], device=any_place).get(), [0.0, 0.0])
 
 
 def test_discrete_edges(any_place):

@@ -77,12 +77,13 @@ def _gamma(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, shape: Number)
 
 
 def _log_gamma(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, a: Number) -> DArray:
-    """log of standard_gamma(a), finite for tiny ``a`` too: below 1, log G(a + 1) + log(U) / a."""
-    if not isinstance(a, DArray) and a >= 1:
-        return E.log(_gamma(g, s, t, at, a))
-    small = a < 1
-    boosted = E.log(_gamma(g, s, t, at, where(small, a + 1, a) if isinstance(a, DArray) else a + 1))
-    return boosted + where(small, -_e(g, s, t, at) / a, 0) if isinstance(a, DArray) else boosted - _e(g, s, t, at) / a
+    """log of standard_gamma(a), finite for tiny ``a`` too: below 1, log G(a + 1) + log(U) / a
+    (-inf where ``a`` is 0)."""
+    if not isinstance(a, DArray):
+        return E.log(_gamma(g, s, t, at, a)) if a >= 1 else E.log(_gamma(g, s, t, at, a + 1)) - _e(g, s, t, at) / a
+    small, positive = a < 1, a > 0
+    boosted = E.log(_gamma(g, s, t, at, where(small, a + 1, a)))
+    return boosted + where(small, where(positive, -_e(g, s, t, at) / where(positive, a, 1), -math.inf), 0)
 
 
 def _halves(g: Source, s: tuple[int, ...], t: np.dtype, at: Place) -> tuple[DArray, DArray]:

@@ -17,6 +17,7 @@ from ..ops import elementwise as E
 from ..ops.decomp import cholesky, eigh, svd
 from ..ops.linalg import matmul
 from ..ops.manipulation import stack
+from ..ops.selection import where
 from ..place import Place, PlaceLike
 from ._distributions import Number, Source, _log_gamma
 from ._params import Param, broadcast, float_dtype, host_values, on_place, place_of, shape_of
@@ -78,9 +79,11 @@ class Multivariate:
             raise ValueError(f"darray random.{op}: alpha must be one-dimensional, got shape {a.shape}")
         dt = float_dtype(None, at, op)
         shape = shape_of(size, op) + a.shape
-        logs = _log_gamma(self, shape, dt, at, asarray(a.astype(dt), device=at))
-        w = E.exp(logs - logs.max(axis=-1, keepdims=True))
-        return w / w.sum(axis=-1, keepdims=True)
+        weights = asarray(a.astype(dt), device=at)
+        logs = _log_gamma(self, shape, dt, at, weights)
+        w = where(weights > 0, E.exp(logs - logs.max(axis=-1, keepdims=True)), 0)  # alpha 0: 0, as NumPy's
+        total = w.sum(axis=-1, keepdims=True)
+        return w / where(total > 0, total, 1)
 
     def multivariate_hypergeometric(self: Source, colors: Any, nsample: int, size: Any = None,
                                     method: str = "marginals", *, device: PlaceLike = None,
