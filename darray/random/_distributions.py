@@ -322,7 +322,8 @@ def _method(row: Dist) -> Callable[..., DArray]:
 
     note = f" Differs from NumPy: {row.differs}." if row.differs else ""
     method.__name__ = method.__qualname__ = row.name
-    method.__doc__ = (f"{row.doc} Array-valued parameters broadcast as NumPy's.\n\n"
+    broadcast = " Array-valued parameters broadcast as NumPy's." if row.params else ""
+    method.__doc__ = (f"{row.doc}{broadcast}\n\n"
                       f"See also: numpy.random.Generator.{row.name} (darray's streams differ; ``size=None`` with "
                       f"scalar parameters gives a 0-d array).{note}")
     method.__signature__ = sig  # type: ignore[attr-defined]

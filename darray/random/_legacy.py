@@ -53,7 +53,8 @@ def _delegate(name: str) -> Callable[..., Any]:
         return target(self._gen, *bound.args[1:], **bound.kwargs)
 
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"{(target.__doc__ or '').splitlines()[0]}\n\nSee also: numpy.random.RandomState.{name}."
+    method.__doc__ = (f"{(target.__doc__ or '').splitlines()[0]}\n\nSee also: numpy.random.RandomState.{name} "
+                      f"(differs: darray's stream is Philox, not MT19937).")
     method.__signature__ = sig  # type: ignore[attr-defined]
     return method
 
