@@ -36,6 +36,11 @@ def test_integers_array_bounds(any_place):
     with pytest.raises(ValueError, match="low must be integers"):
         g.integers([0.5, 1], 5, device=any_place)
     assert g.integers(3, device=any_place).shape == ()  # the next call works
+    b = g.integers(2, size=1000, dtype=bool, device=any_place).get()  # NumPy's bool draws
+    assert b.dtype == np.bool_ and 400 < b.sum() < 600
+    assert g.integers([0, 1], 1, endpoint=True, dtype=bool, device=any_place).get()[1]
+    with pytest.raises(ValueError, match="out of range"):
+        g.integers(0, 3, dtype=bool, device=any_place)
 
 
 def test_integers_array_bounds_same_on_every_place(cl_place):

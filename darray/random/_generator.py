@@ -146,19 +146,21 @@ class Generator(Distributions, Multivariate):
         range, whose bias is below range / 2**64. See also: numpy.random.Generator.integers."""
         low, high = (0, low) if high is None else (low, high)
         dt = _dt.as_dtype(dtype, "random.integers")
-        if dt.kind not in "iu":
-            raise ValueError(f"darray random.integers: dtype must be an integer type, got {dt}")
+        if dt.kind not in "iub":
+            raise ValueError(f"darray random.integers: dtype must be an integer type or bool, got {dt}")
         at = place_of(device, place, "integers", low, high)
         bounds = [_int_bounds(v, name) for v, name in ((low, "low"), (high, "high"))]
         lo, top = bounds[0], np.asarray(bounds[1] - (not endpoint), dtype=object)
-        info = np.iinfo(dt)
+        least, most = (0, 1) if dt == _dt.bool_ else (np.iinfo(dt).min, np.iinfo(dt).max)
         if np.any(lo > top):
             raise ValueError(f"darray random.integers: low >= high ({low} >= {high})" if not endpoint else
                              f"darray random.integers: low > high ({low} > {high})")
-        if np.any(lo < info.min) or np.any(top > info.max):
+        if np.any(lo < least) or np.any(top > most):
             raise ValueError(f"darray random.integers: [low, high] = [{low}, {top}] is out of range for {dt}")
         if lo.ndim == 0 and top.ndim == 0:
-            return self._draw("integers", shape_of(size, "integers"), dt, at, low=int(lo), rng=int(top - lo))
+            drawn = self._draw("integers", shape_of(size, "integers"), _dt.uint8 if dt == _dt.bool_ else dt, at,
+                               low=int(lo), rng=int(top - lo))
+            return drawn if drawn.dtype == dt else drawn.astype(dt)
         shape = _broadcast_size(size, lo.shape, top.shape)
         words = self._draw("integers", shape, _dt.uint64, at, rng=2**64 - 1)
         spans = np.asarray(top - lo + 1, dtype=object)  # 2**64 (every uint64) is the word itself
