@@ -23,6 +23,7 @@
  *       the same word pair); rng = 2^64 - 1 takes the pair as it is.
  *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
  *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
+ * With -D DARRAY_SAMPLERS these entry points are left out: kernels/samplers.cl follows this file.
  */
 #ifdef DARRAY_FP64
 #  pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -98,6 +99,7 @@ BOX_MULLER(box_muller64, double8, long8, ulong8, 53, 0x1p-53, 52, 1023, F64)
 #define HEAD(TY) __global TY *out, long out_o, long size, uint k0, uint k1, ulong base
 #define ARGS(TY) HEAD(TY), long n, long ch
 
+#ifndef DARRAY_SAMPLERS  /* kernels/samplers.cl appended: its entry points only */
 __kernel void random32(ARGS(float)) {
     LOOP {
         GROUP(g)
@@ -174,3 +176,4 @@ __kernel void philox(__global uint *out, long out_o, __global const uint *ctr, l
         vstore4((uint4)((uint)c0, (uint)c1, (uint)c2, (uint)c3), 0, out + out_o + 4 * i);
     }
 }
+#endif
