@@ -71,8 +71,10 @@ def _sample_cpu(kind: str, key: tuple[int, int], base: int, params: tuple[Param,
 
 
 def _stirling() -> str:
-    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``)."""
-    return "-D LOGGAM_C=" + ",".join(float(x).hex() for x in H.STIRLING) + f" -D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"
+    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``, ``LOGFACT``)."""
+    return " ".join([f"-D {name}_C=" + ",".join(float(x).hex() for x in values)
+                     for name, values in (("LOGGAM", H.STIRLING), ("LOGFACT", H.LOGFACT))]
+                    + [f"-D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"])
 
 
 @lru_cache(maxsize=256)
