@@ -187,7 +187,7 @@ binomial_s binomial_setup(const R n, const R p, const R p2_) {
     binomial_s s;
     s.n = n, s.p = p, s.r = select(p, 1 - p, p > 0.5), s.q = 1 - s.r;
     const R r = s.r, q = s.q, nr = n * r;  /* inversion's */
-    s.qn = exp(n * log8(q)), s.bound = fmin(n, nr + 10 * sqrt(nr * q + 1));
+    s.qn = exp(n * log1p(-r)), s.bound = fmin(n, nr + 10 * sqrt(nr * q + 1));
     const R fm = n * r + r, m = floor(fm), nrq = n * r * q;  /* BTPE's */
     const R p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
     const R c = 0.134 + 20.5 / (15.3 + m), al = (fm - xl) / (fm - xl * r), ar = (xr - fm) / (xr * q);

@@ -54,7 +54,7 @@ CASES = [
     *[("standard_gamma", (a,), stats.gamma(a)) for a in (0.05, 0.5, 1.0, 2.0, 37.5, 1e7)],
     *[("poisson", (lam,), stats.poisson(lam)) for lam in (1e-3, 3.5, 9.99, 10.0, 1234.5, 1e9)],
     *[("binomial", (n, p), stats.binom(n, p)) for n, p in ((1, 0.5), (20, 0.3), (100, 0.29), (1000, 0.9),
-                                                            (10**6, 0.4), (10**12, 1e-9))],
+                                                            (10**6, 0.4), (10**12, 1e-9), (10**16, 1e-15))],
     *[("hypergeometric", (g, b, m), stats.hypergeom(g + b, g, m))
       for g, b, m in ((5, 7, 4), (50, 30, 75), (300, 200, 100), (10**6, 10**8, 10**7))],
     ("vonmises", (0.0, 1e-9), stats.uniform(-np.pi, 2 * np.pi)),

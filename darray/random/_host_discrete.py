@@ -10,7 +10,7 @@ from ._host_samplers import Block, Blocks, log8, loggam, reject
 def _binomial_inversion(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Inversion for n r <= 30 (r <= 1/2): a new block's U0 past the bound."""
     q = 1 - r
-    qn, nr = np.exp(n * log8(q)), n * r
+    qn, nr = np.exp(n * np.log1p(-r)), n * r
     bound = np.fmin(n, nr + 10 * np.sqrt(nr * q + 1))
 
     def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
