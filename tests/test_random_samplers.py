@@ -11,6 +11,7 @@ from scipy import special, stats
 
 import darray as da
 from darray.random import _host_samplers as H
+from darray.random import _samplers as samplers
 from darray.random._samplers import KINDS, counters, sample
 
 N = 100_000
@@ -202,6 +203,16 @@ def test_discrete_edges(place):
     n = 2**53
     b = _draw("binomial", (n, 0.5), (1000,), place)
     assert abs(b.mean() / (n / 2) - 1) < 1e-6 and b.max() <= n
+
+
+def test_device_without_fp64(cl_place, monkeypatch):
+    """A device without float64 gets the cpu place's numbers, copied there."""
+    want = _draw("binomial", (30, 0.2), (100,), da.CPUPlace())
+    monkeypatch.setattr(samplers, "_without_fp64", lambda place: True)
+    got = sample("binomial", KEY, 0, (da.asarray(np.full(100, 30.0), device=cl_place), 0.2), (100,),
+                 np.dtype(np.int64), cl_place)
+    assert got.place == cl_place
+    np.testing.assert_array_equal(got.get(), want)
 
 
 @pytest.mark.parametrize("place", _places())

@@ -2,9 +2,10 @@
 
 Element i of a draw at ``base`` takes its j-th block of Philox words from counter
 (lo32(base + i), hi32(base + i), j, tag); each sampler here makes the same proposals from the
-same blocks in the same order as the kernel, vectorised over the elements still pending, so
-the integer kinds give the kernel's numbers and the float ones agree to the accuracy of
-log, exp and pow (NumPy's against the device's).
+same blocks in the same order as the kernel, vectorised over the elements still pending. log is
+darray's own (:func:`log8`, the kernel's bits); exp, pow, cos, acos, expm1 and log1p are NumPy's
+against the device's, so the integer kinds give the kernel's numbers but where one of those lands
+on the other side of a bound (rarely), and the float ones agree to their accuracy.
 """
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ class Blocks:
 
     def __init__(self, key: tuple[int, int], tag: int, base: int, size: int) -> None:
         self.key, self.tag = key, tag
-        self.ctr = np.uint64(base) + np.arange(size, dtype=np.uint64)
+        self.ctr = np.uint64(base % 2**64) + np.arange(size, dtype=np.uint64)
 
     def __call__(self, j: int, idx: np.ndarray) -> Block:
         c = self.ctr[idx]

@@ -84,12 +84,17 @@ def _options(place: CLPlace, kind: str, ctype: str, arrays: tuple[bool, ...]) ->
                      f"-D OUT={ctype}", f"-D CONVERT_OUT=convert_{ctype}8", _stirling(), *flags])
 
 
+def _without_fp64(place: CLPlace) -> bool:
+    """True where the device has no float64 (the kernels compute in double): NumPy's numbers are copied there."""
+    return not runtime(place).info.fp64
+
+
 @D.register("random.sample", "cl")
 def _sample_cl(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...], shape: tuple[int, ...],
                size: int, dtype: np.dtype, place: CLPlace) -> DArray:
     """:func:`sample` in one launch of ``kernels/samplers.cl`` (arguments as :func:`_sample_cpu`'s);
     NumPy's numbers copied to the device where it has no float64."""
-    if not runtime(place).info.fp64:
+    if _without_fp64(place):
         return from_numpy(host_sample(kind, key, base, params, shape, dtype), place)
     out = empty(shape, dtype, place)
     if not size:
