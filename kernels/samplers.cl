@@ -7,12 +7,14 @@
  * key (k0, k1); U0 = (w0 w1 >> 11) 2^-53 and U1 = (w2 w3 >> 11) 2^-53 are its uniforms in [0, 1). Work-item t
  * computes groups [t * ch, min((t + 1) * ch, n)) of 8 elements as vectors, one lane per element; a rejection loop
  * runs until every lane has accepted, each lane keeping its first accepted proposal, so the numbers do not depend on
- * the lanes' company. Arithmetic in double; log is darray's own (log8), exp, pow, cos... are OpenCL's. darray/random/_host_samplers.py
- * computes the same numbers with NumPy.
+ * the lanes' company. Each entry point derives its parameters' constants once per work-item when they are scalars
+ * (NAME_setup). Arithmetic in double; log is darray's own (log8), exp, pow, cos... are OpenCL's.
+ * darray/random/_host_samplers.py and _host_discrete.py compute the same numbers with NumPy.
  * Entry points, all (__global OUT *out, long out_o, long size, uint k0, uint k1, ulong base,
  *   __global const double *a0, long o0, double s0, (a1, o1, s1), (a2, o2, s2), long n, long ch):
  *   parameter k of element i is a_k[o_k + i] with -D Ak=1, else s_k; out[out_o + i] for i < size.
- *   standard_gamma(shape): Marsaglia-Tsang (shape < 1: of shape + 1, times U0^(1/shape) of block j = 2^32 - 1)
+ *   standard_gamma(shape): Marsaglia-Tsang with Box-Muller's cos normal of (w0 w1 >> 11, w2 << 21) and
+ *       u = (w3 + 1/2) 2^-32 of block j (shape < 1: of shape + 1, times U0^(1/shape) of block j = 2^32 - 1)
  *   poisson(lam): inversion of U0 of block 0 (lam < 10), PTRS (Hormann 1993) with U0 - 1/2, U1 of block j;
  *       -D LOGFACT_C=<log k! for k < 128>
  *   binomial(n, p): of r = min(p, 1 - p) (n - x for p > 1/2): inversion of U0 of block j, restarted past a bound
