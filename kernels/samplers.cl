@@ -276,7 +276,8 @@ hypergeometric_s hypergeometric_setup(const R good, const R bad, const R nsample
     hypergeometric_s s;
     s.good = good, s.bad = bad, s.nsample = nsample, s.total = good + bad, s.cs = fmin(nsample, s.total - nsample);
     const R total = s.total, cs = s.cs, mingb = fmin(good, bad), maxgb = fmax(good, bad);  /* HRUA's */
-    const R p = mingb / total, q = maxgb / total, a = cs * p + 0.5, c = sqrt((total - cs) * cs * p * q / (total - 1) + 0.5);
+    const R p = mingb / total, q = maxgb / total, a = cs * p + 0.5;
+    const R c = sqrt((total - cs) * cs * p * q / (total - 1) + 0.5);
     const R m = floor((cs + 1) * (mingb + 1) / (total + 2));
     s.mingb = mingb, s.maxgb = maxgb, s.a = a, s.h = 2 * sqrt(2 / M_E) * c + (3 - 2 * sqrt(3 / M_E));
     s.lg = any(cs >= 10) ? loggam(m + 1) + loggam(mingb - m + 1) + loggam(cs - m + 1) + loggam(maxgb - cs + m + 1) : 0;
@@ -310,7 +311,8 @@ R hypergeometric_8(const hypergeometric_s *s, const ulong8 ctr, const M idle, co
             BLOCK(j)
             const R u = 1 - U0, x = a + h * (U1 - 0.5) / u, k = clamp(floor(x), (R)(0), b - 1);
             const R t = lg - (loggam(k + 1) + loggam(mingb - k + 1) + loggam(cs - k + 1) + loggam(maxgb - cs + k + 1));
-            const M ok = pend & (x >= 0) & (x < b) & ((u * (4 - u) - 3 <= t) | ((u * (u - t) < 1) & (2 * log8(u) <= t)));
+            const M ok = pend & (x >= 0) & (x < b) &
+                         ((u * (4 - u) - 3 <= t) | ((u * (u - t) < 1) & (2 * log8(u) <= t)));
             res = select(res, k, ok);
             pend &= ~ok;
         }
