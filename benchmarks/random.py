@@ -1,9 +1,10 @@
-"""Random family (issue 14): darray.random's Philox kernels against NumPy's generator.
+"""Random family (issues 14, 27): darray.random's Philox kernels against NumPy's generator.
 
 Figures, from one run: ``rng.random(16M, float32)`` as written-bytes bandwidth (device time)
 against the device's copy bandwidth (target >= 0.5) and as speed vs
 ``numpy.random.default_rng().random(dtype=float32)`` (target >= 2); ``standard_normal`` of 16M
-float32 vs NumPy's ``standard_normal(dtype=float32)`` (target >= 1.5). --quick: 1M.
+float32 vs NumPy's ``standard_normal(dtype=float32)`` (target >= 3); the samplers
+``standard_gamma(2.0)``, ``poisson(10)`` and ``binomial(20, 0.3)`` of 16M vs NumPy's (target >= 2). --quick: 1M.
 Beside the bandwidth ratio, the generator's compute limit on the device: the same Philox blocks
 with the words XORed into one per work-item instead of stored (no memory traffic).
 """
@@ -17,6 +18,7 @@ from darray.ops._kernel import run as run_kernel
 from darray.ops._kernel import source
 from darray.place import runtime
 from darray.random._philox import PER_GROUP, options
+from darray.random._samplers import sample
 
 from .harness import Run, case, compare, device_seconds
 from .memory import device_copy_bandwidth
@@ -74,4 +76,40 @@ def uniform(run: Run) -> None:
 @case("normal_16M_float32")
 def normal(run: Run) -> None:
     """``rng.standard_normal(16M, dtype=float32)``: Philox and Box-Muller in one kernel."""
-    _draw(run, "standard_normal", "normal32", ">= 1.5")
+    _draw(run, "standard_normal", "normal32", ">= 3")
+
+
+def _sampler(run: Run, method: str, params: tuple, dtype: type) -> None:
+    """Time ``method(*params, 16M)`` of darray's generator (one launch of ``kernels/samplers.cl``) against NumPy's."""
+    n = run.pick(16 << 20, 1 << 20)
+    rng, ref = da.random.default_rng(0), np.random.default_rng(0)
+    draw = getattr(rng, method, None)  # the Generator's method; sample() itself until it has one
+
+    def ours() -> da.DArray:
+        if draw is not None:
+            return draw(*params, n, device=run.place)
+        return sample(method, rng.key, 0, params, (n,), np.dtype(dtype), run.place)
+
+    fns = {"darray": ours, "numpy": lambda: getattr(ref, method)(*params, n)}
+    dev = device_seconds(fns["darray"], repeat=run.pick(5, 3), name=method)
+    t = compare(fns, repeat=run.pick(5, 3), sync=["darray"])
+    run.figure("Msamples_per_s", n / dev / 1e6, "M/s", label=f"{method} samples / device time")
+    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall, same run)", target=">= 2")
+
+
+@case("standard_gamma_16M")
+def standard_gamma(run: Run) -> None:
+    """``rng.standard_gamma(2.0, 16M)`` (float64): Marsaglia-Tsang, one kernel."""
+    _sampler(run, "standard_gamma", (2.0,), np.float64)
+
+
+@case("poisson_16M")
+def poisson(run: Run) -> None:
+    """``rng.poisson(10, 16M)``: PTRS, one kernel."""
+    _sampler(run, "poisson", (10.0,), np.int64)
+
+
+@case("binomial_16M")
+def binomial(run: Run) -> None:
+    """``rng.binomial(20, 0.3, 16M)``: inversion, one kernel."""
+    _sampler(run, "binomial", (20, 0.3), np.int64)

@@ -23,6 +23,9 @@
  *       the same word pair); rng = 2^64 - 1 takes the pair as it is.
  *   philox(__global uint *out, long out_o, __global const uint *ctr, long ctr_o, uint k0, uint k1, long n, long ch)
  *       out[out_o + 4i ..][:4] = the words of counter ctr[ctr_o + 4i ..][:4] (known-answer tests)
+ * <kind>_blocks (random32_blocks ... integers_blocks, the same arguments with n = blocks): the gpu form's, one block
+ *   at a time per work-item, each word stored at its element above (the same numbers; neighbouring work-items
+ *   store neighbouring elements).
  * With -D DARRAY_SAMPLERS these entry points are left out: kernels/samplers.cl follows this file.
  */
 #ifdef DARRAY_FP64
@@ -51,7 +54,8 @@
  * v = b 2^-B in [0, 1); c = r cos(2 pi v), s = r sin(2 pi v). log: x = m 2^e, m in [sqrt(1/2), sqrt(2)),
  * f = m - 1, t = f / (2 + f), log(1 + f) = 2t + t z R(z), z = t^2; log x = e ln2_hi + (e ln2_lo + log(1 + f)).
  * sin/cos: q = round(4v) (integers), y = v - q/4 in [-1/8, 1/8] exactly, sin(2 pi y) = y S(y^2),
- * cos(2 pi y) = C(y^2), rotated by q quarter turns. darray/random/_philox.py mirrors this with NumPy. */
+ * cos(2 pi y) = C(y^2), rotated by q quarter turns. darray/random/_philox.py mirrors this with NumPy. Vector types
+ * (float8...) and scalar ones (float...) alike: the selects' conditions are cast to I. */
 #define BOX_MULLER(NAME, F, I, U, B, ONE, MANT, BIAS, C) \
 void NAME(const U a, const U b, F *c, F *s) { \
     const F x = convert_##F(((U)1 << B) - a) * ONE; \
@@ -59,7 +63,7 @@ void NAME(const U a, const U b, F *c, F *s) { \
     const F m = as_##F((bits & (((I)1 << MANT) - 1)) | ((I)BIAS << MANT)); \
     const I big = m > C##_SQRT2[0]; \
     const F f = select(m, m * (F)0.5f, big) - (F)1; \
-    const F e = convert_##F((bits >> MANT) - (I)BIAS - big); \
+    const F e = convert_##F((bits >> MANT) - (I)BIAS + select((I)0, (I)1, big)); \
     const F t = f / ((F)2 + f), z = t * t; \
     F p; HORNER(C##_LOG, z, p) \
     const F lg = e * C##_LN2[0] + (e * C##_LN2[1] + ((F)2 * t + (t * z) * p)); \
@@ -68,16 +72,19 @@ void NAME(const U a, const U b, F *c, F *s) { \
     const F y = convert_##F(as_##I(b) - as_##I(q << (B - 2))) * ONE, y2 = y * y; \
     F sn, cs; HORNER(C##_SIN, y2, sn) HORNER(C##_COS, y2, cs) sn = y * sn; \
     const I k = as_##I(q & (U)3); \
-    *s = r * select(select(sn, cs, k == (I)1), select(-sn, -cs, k == (I)3), k >= (I)2); \
-    *c = r * select(select(cs, -sn, k == (I)1), select(-cs, sn, k == (I)3), k >= (I)2); }
+    const I k1 = (I)(k == (I)1), k3 = (I)(k == (I)3), k2 = (I)(k >= (I)2); \
+    *s = r * select(select(sn, cs, k1), select(-sn, -cs, k3), k2); \
+    *c = r * select(select(cs, -sn, k1), select(-cs, sn, k3), k2); }
 
 __constant float F32_LOG[] = {F32_LOG_C}, F32_SIN[] = {F32_SIN_C}, F32_COS[] = {F32_COS_C};
 __constant float F32_LN2[] = {F32_LN2_C}, F32_SQRT2[] = {F32_SQRT2_C};
 BOX_MULLER(box_muller32, float8, int8, uint8, 24, 0x1p-24f, 23, 127, F32)
+BOX_MULLER(box_muller32s, float, int, uint, 24, 0x1p-24f, 23, 127, F32)
 #ifdef DARRAY_FP64
 __constant double F64_LOG[] = {F64_LOG_C}, F64_SIN[] = {F64_SIN_C}, F64_COS[] = {F64_COS_C};
 __constant double F64_LN2[] = {F64_LN2_C}, F64_SQRT2[] = {F64_SQRT2_C};
 BOX_MULLER(box_muller64, double8, long8, ulong8, 53, 0x1p-53, 52, 1023, F64)
+BOX_MULLER(box_muller64s, double, long, ulong, 53, 0x1p-53, 52, 1023, F64)
 #endif
 
 /* The four words of blocks 8g .. 8g + 7 of a draw (retry 0) as w0..w3. */
@@ -164,6 +171,64 @@ __kernel void integers(HEAD(T), ulong low, ulong rng, long n, long ch) {
             for (int l = 0; l < 8 && at + l < size; l++)
                 out[out_o + at + l] = (T)(low + bounded(x[h][l], rng, k0, k1, first + l, h));
         }
+    }
+}
+
+/* The gpu form's entry points: one block at a time per work-item, each word stored where the grouped entry points
+ * put it, so neighbouring work-items store neighbouring elements (stores coalesce; the same numbers). */
+#define BLOCKS for (long b = (long)get_global_id(0) * ch, end = min(b + ch, n); b < end; b++)
+#define ONE_BLOCK(b) \
+    const ulong ctr = base + (ulong)(b); \
+    ulong x0 = ctr & 0xFFFFFFFFUL, x1 = ctr >> 32, x2 = 0, x3 = 0; \
+    PHILOX(x0, x1, x2, x3, k0, k1) \
+    const uint w0 = (uint)x0, w1 = (uint)x1, w2 = (uint)x2, w3 = (uint)x3; \
+    const ulong pair0 = x0 << 32 | x1, pair1 = x2 << 32 | x3;
+#define PUT(v, at) { const long a_ = (at); if (a_ < size) out[out_o + a_] = (v); }
+
+__kernel void random32_blocks(ARGS(float)) {
+    BLOCKS {
+        ONE_BLOCK(b)
+        const long at = 32 * (b >> 3) + (b & 7);
+        PUT(convert_float(w0 >> 8) * 0x1p-24f, at) PUT(convert_float(w1 >> 8) * 0x1p-24f, at + 8)
+        PUT(convert_float(w2 >> 8) * 0x1p-24f, at + 16) PUT(convert_float(w3 >> 8) * 0x1p-24f, at + 24)
+    }
+}
+
+__kernel void normal32_blocks(ARGS(float)) {
+    BLOCKS {
+        ONE_BLOCK(b)
+        const long at = 32 * (b >> 3) + (b & 7);
+        float c, s;
+        box_muller32s(w0 >> 8, w1 >> 8, &c, &s); PUT(c, at) PUT(s, at + 8)
+        box_muller32s(w2 >> 8, w3 >> 8, &c, &s); PUT(c, at + 16) PUT(s, at + 24)
+    }
+}
+
+#ifdef DARRAY_FP64
+__kernel void random64_blocks(ARGS(double)) {
+    BLOCKS {
+        ONE_BLOCK(b)
+        const long at = 16 * (b >> 3) + (b & 7);
+        PUT(convert_double(pair0 >> 11) * 0x1p-53, at) PUT(convert_double(pair1 >> 11) * 0x1p-53, at + 8)
+    }
+}
+
+__kernel void normal64_blocks(ARGS(double)) {
+    BLOCKS {
+        ONE_BLOCK(b)
+        const long at = 16 * (b >> 3) + (b & 7);
+        double c, s;
+        box_muller64s(pair0 >> 11, pair1 >> 11, &c, &s); PUT(c, at) PUT(s, at + 8)
+    }
+}
+#endif
+
+__kernel void integers_blocks(HEAD(T), ulong low, ulong rng, long n, long ch) {
+    BLOCKS {
+        ONE_BLOCK(b)
+        const long at = 16 * (b >> 3) + (b & 7);
+        PUT((T)(low + bounded(pair0, rng, k0, k1, ctr, 0)), at)
+        PUT((T)(low + bounded(pair1, rng, k0, k1, ctr, 1)), at + 8)
     }
 }
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._host_samplers import Block, Blocks, loggam, reject
+from ._host_samplers import Block, Blocks, log8, loggam, reject
 
 
 def _binomial_inversion(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Inversion for n r <= 30 (r <= 1/2): a new block's U0 past the bound."""
     q = 1 - r
-    qn, nr = np.exp(n * np.log(q)), n * r
+    qn, nr = np.exp(n * np.log1p(-r)), n * r
     bound = np.fmin(n, nr + 10 * np.sqrt(nr * q + 1))
 
     def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,8 +60,8 @@ def _btpe(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.n
         r3 = ~r1 & ~r2 & (u <= p3[t])
         r4 = ~r1 & ~r2 & ~r3
         x2 = xl[t] + (u - p1[t]) / c[t]
-        y = np.floor(np.select([r1, r2, r3], [xm[t] - p1[t] * v0 + u, x2, xl[t] + np.log(v0) / laml[t]],
-                               xr[t] - np.log(v0) / lamr[t]))
+        y = np.floor(np.select([r1, r2, r3], [xm[t] - p1[t] * v0 + u, x2, xl[t] + log8(v0) / laml[t]],
+                               xr[t] - log8(v0) / lamr[t]))
         v = np.select([r2, r3], [v0 * c[t] + 1 - np.abs(m[t] - x2 + 0.5) / p1[t], v0 * (u - p2[t]) * laml[t]],
                       v0 * (u - p3[t]) * lamr[t])
         test = ~r1 & ~(r2 & (v > 1)) & ~(r3 & (y < 0)) & ~(r4 & (y > n[t]))
@@ -84,10 +84,10 @@ def _btpe(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.n
         if e.size:
             ke, ye, me, ne, nrqe = k[e], y[e], m[t][e], n[t][e], nrq[t][e]
             rho = (ke / nrqe) * ((ke * (ke / 3 + 0.625) + 1.0 / 6) / nrqe + 0.5)
-            tt, lv = -ke * ke / (2 * nrqe), np.log(v[e])
+            tt, lv = -ke * ke / (2 * nrqe), log8(v[e])
             x1, f1, z, w = ye + 1, me + 1, ne + 1 - me, ne - ye + 1
-            bound = (xm[t][e] * np.log(f1 / x1) + (ne - me + 0.5) * np.log(z / w)
-                     + (ye - me) * np.log(w * r[t][e] / (x1 * q[t][e])) + _stirling_term(f1, f1 * f1)
+            bound = (xm[t][e] * log8(f1 / x1) + (ne - me + 0.5) * log8(z / w)
+                     + (ye - me) * log8(w * r[t][e] / (x1 * q[t][e])) + _stirling_term(f1, f1 * f1)
                      + _stirling_term(z, z * z) + _stirling_term(x1, x1 * x1) + _stirling_term(w, w * w))
             ok[e] = (lv < tt - rho) | ((lv <= tt + rho) & (lv <= bound))
         return y, ok
@@ -143,7 +143,7 @@ def hypergeometric(blocks: Blocks, good: np.ndarray, bad: np.ndarray, nsample: n
         k = np.clip(np.floor(x), 0, top[t] - 1)
         ct = cb[t]
         d = lg[t] - (loggam(k + 1) + loggam(mingb[t] - k + 1) + loggam(ct - k + 1) + loggam(maxgb[t] - ct + k + 1))
-        return k, (x >= 0) & (x < top[t]) & ((u * (4 - u) - 3 <= d) | ((u * (u - d) < 1) & (2 * np.log(u) <= d)))
+        return k, (x >= 0) & (x < top[t]) & ((u * (4 - u) - 3 <= d) | ((u * (u - d) < 1) & (2 * log8(u) <= d)))
 
     k = reject(blocks, big, propose)
     res[big] = np.where(gb > bb, cb - k, k)
@@ -174,7 +174,7 @@ def logseries(blocks: Blocks, p: np.ndarray) -> np.ndarray:
     def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         v = blk[1]
         q = -np.expm1(r[t] * blk[2])
-        k = np.floor(1 + np.log(v) / np.log(q))
+        k = np.floor(1 + log8(v) / log8(q))
         low = (v < p[t]) & (v <= q * q)
         return np.where(low, k, np.where((v >= p[t]) | (v >= q), 1.0, 2.0)), ~low | ((k >= 1) & (v != 0))
 

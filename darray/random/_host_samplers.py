@@ -2,9 +2,10 @@
 
 Element i of a draw at ``base`` takes its j-th block of Philox words from counter
 (lo32(base + i), hi32(base + i), j, tag); each sampler here makes the same proposals from the
-same blocks in the same order as the kernel, vectorised over the elements still pending, so
-the integer kinds give the kernel's numbers and the float ones agree to the accuracy of
-log, exp and pow (NumPy's against the device's).
+same blocks in the same order as the kernel, vectorised over the elements still pending. log is
+darray's own (:func:`log8`, the kernel's bits); exp, pow, cos, acos, expm1 and log1p are NumPy's
+against the device's, so the integer kinds give the kernel's numbers but where one of those lands
+on the other side of a bound (rarely), and the float ones agree to their accuracy.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._philox import _box_muller, _horner, philox
+from ._philox import _box_muller, _constants, _horner, philox
 
 _MASK = np.uint64(0xFFFFFFFF)
 Block = tuple[list[np.ndarray], np.ndarray, np.ndarray]  # (words x0..x3 as uint64, U0, U1)
@@ -35,6 +36,29 @@ STIRLING = np.array([float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_ber
 HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
+def log8(x: np.ndarray) -> np.ndarray:
+    """log x as ``log8`` of the kernel computes it (Box-Muller's series): the same bits."""
+    c = _constants("float64")
+    sub = x < 2.0 ** -1022
+    bits = (x * np.where(sub, 2.0 ** 54, 1.0)).view(np.int64)
+    m = ((bits & np.int64((1 << 52) - 1)) | np.int64(1023 << 52)).view(np.float64)
+    big = m > c["SQRT2"][0]
+    f = np.where(big, m * 0.5, m) - 1
+    e = ((bits >> np.int64(52)) - 1023 + big - np.where(sub, 54, 0)).astype(np.float64)
+    t = f / (2 + f)
+    z = t * t
+    lg = e * c["LN2"][0] + (e * c["LN2"][1] + (2 * t + (t * z) * _horner(c["LOG"], z)))
+    return np.where((x < 0) | np.isnan(x), np.nan, np.where(x == np.inf, x, np.where(x == 0, -np.inf, lg)))
+
+
+LOGFACT = np.array([math.lgamma(k + 1) for k in range(128)])  # log k! below 128: -D LOGFACT_C (logfact)
+
+
+def logfact(k: np.ndarray) -> np.ndarray:
+    """log k! of integers k >= 0 (``logfact`` of the kernel): the table below 128, else :func:`loggam`."""
+    return np.where(k < 128, LOGFACT[np.minimum(k, 127).astype(np.int64)], loggam(k + 1))
+
+
 def loggam(x: np.ndarray) -> np.ndarray:
     """log Gamma(x) for x >= 1 (``loggam`` of the kernel): shifted up to y >= 7, then Stirling's series."""
     y, prod = x.copy(), np.ones_like(x)
@@ -42,7 +66,7 @@ def loggam(x: np.ndarray) -> np.ndarray:
         lo = y < 7
         prod = np.where(lo, prod * y, prod)
         y = np.where(lo, y + 1, y)
-    return _horner(STIRLING, 1 / (y * y)) / y + HALF_LOG_2PI + (y - 0.5) * np.log(y) - y - np.log(prod)
+    return _horner(STIRLING, 1 / (y * y)) / y + HALF_LOG_2PI + (y - 0.5) * log8(y) - y - log8(prod)
 
 
 class Blocks:
@@ -50,7 +74,7 @@ class Blocks:
 
     def __init__(self, key: tuple[int, int], tag: int, base: int, size: int) -> None:
         self.key, self.tag = key, tag
-        self.ctr = np.uint64(base) + np.arange(size, dtype=np.uint64)
+        self.ctr = np.uint64(base % 2**64) + np.arange(size, dtype=np.uint64)
 
     def __call__(self, j: int, idx: np.ndarray) -> Block:
         c = self.ctr[idx]
@@ -86,7 +110,7 @@ def marsaglia_tsang(blocks: Blocks, idx: np.ndarray, d: np.ndarray) -> np.ndarra
         u = (b[0][3].astype(np.float64) + 0.5) * 2.0 ** -32
         v1 = 1 + c[t] * x
         v, xx = v1 * v1 * v1, x * x
-        ok = (v1 > 0) & ((u < 1 - 0.0331 * xx * xx) | (np.log(u) < 0.5 * xx + d[t] * (1 - v + np.log(v))))
+        ok = (v1 > 0) & ((u < 1 - 0.0331 * xx * xx) | (log8(u) < 0.5 * xx + d[t] * (1 - v + log8(v))))
         return d[t] * v, ok
 
     return reject(blocks, idx, propose)
@@ -121,10 +145,10 @@ def poisson(blocks: Blocks, lam: np.ndarray) -> np.ndarray:
         res[inv] = k
     big = np.flatnonzero(lam >= 10)
     lb = lam[big]
-    slam, loglam = np.sqrt(lb), np.log(lb)
+    slam, loglam = np.sqrt(lb), log8(lb)
     b = 0.931 + 2.53 * slam
     a = -0.059 + 0.02483 * b
-    lia, vr = np.log(1.1239 + 1.1328 / (b - 3.4)), 0.9277 - 3.6224 / (b - 2)
+    inva, vr = 1.1239 + 1.1328 / (b - 3.4), 0.9277 - 3.6224 / (b - 2)
 
     def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         u, v = blk[1] - 0.5, blk[2]
@@ -132,7 +156,7 @@ def poisson(blocks: Blocks, lam: np.ndarray) -> np.ndarray:
         k = np.floor((2 * a[t] / us + b[t]) * u + lb[t] + 0.43)
         bad = (k < 0) | ((us < 0.013) & (v > us))
         kk = np.fmax(k, 0)
-        fine = np.log(v) + lia[t] - np.log(a[t] / (us * us) + b[t]) <= -lb[t] + kk * loglam[t] - loggam(kk + 1)
+        fine = log8(v * inva[t] / (a[t] / (us * us) + b[t])) <= -lb[t] + kk * loglam[t] - logfact(kk)
         return k, ((us >= 0.07) & (v <= vr[t])) | (~bad & fine)
 
     res[big] = reject(blocks, big, propose)
@@ -162,7 +186,7 @@ def vonmises(blocks: Blocks, mu: np.ndarray, kappa: np.ndarray) -> np.ndarray:
         w = (1 + s[t] * z) / (s[t] + z)
         y = k[t] * (s[t] - w)
         angle = np.arccos(w)
-        ok = (y * (2 - y) - b[2] >= 0) | (np.log(y / b[2]) + 1 - y >= 0)
+        ok = (y * (2 - y) - b[2] >= 0) | (log8(y / b[2]) + 1 - y >= 0)
         return np.where(b[0][3] & np.uint64(1), angle, -angle), ok
 
     res[mid] = mu[mid] + reject(blocks, mid, propose)

@@ -18,6 +18,7 @@ from .. import dtypes as _dt
 from .. import lazy
 from .._array import DArray
 from .._convert import empty, from_numpy
+from ..lazy import execute
 from ..ops import _dispatch as D
 from ..ops._kernel import launch, origin
 from ..ops.creation import default_float
@@ -224,7 +225,8 @@ def _draw_cpu(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...]
 @D.register("random.draw", "cl")
 def _draw_cl(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], size: int, dtype: np.dtype,
              place: CLPlace, low: int, rng: int, out: DArray | None) -> DArray:
-    """:func:`draw` in one launch of ``kernels/philox.cl`` (arguments as :func:`_draw_cpu`'s)."""
+    """:func:`draw` in one launch of ``kernels/philox.cl`` (arguments as :func:`_draw_cpu`'s): its grouped entry
+    point, or in the gpu kernel form its ``_blocks`` one."""
     if out is None:
         out = empty(shape, dtype, place)
     if size:
@@ -234,6 +236,7 @@ def _draw_cl(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...],
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
         ctype = _dt.ctype(dtype) if kind == "integers" else "long"
-        launch(kind, place, "philox.cl", options(place, ctype), blocks(kind, size) // LANES, args, reads=[],
-               writes=[alloc], nbytes=out.nbytes)
+        gpu = execute.form(place) == "gpu"  # a block per step of a work-item: coalesced stores
+        launch(f"{kind}_blocks" if gpu else kind, place, "philox.cl", options(place, ctype),
+               blocks(kind, size) // (1 if gpu else LANES), args, reads=[], writes=[alloc], nbytes=out.nbytes)
     return out

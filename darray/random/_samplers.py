@@ -71,8 +71,10 @@ def _sample_cpu(kind: str, key: tuple[int, int], base: int, params: tuple[Param,
 
 
 def _stirling() -> str:
-    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``)."""
-    return "-D LOGGAM_C=" + ",".join(float(x).hex() for x in H.STIRLING) + f" -D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"
+    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``, ``LOGFACT``)."""
+    return " ".join([f"-D {name}_C=" + ",".join(float(x).hex() for x in values)
+                     for name, values in (("LOGGAM", H.STIRLING), ("LOGFACT", H.LOGFACT))]
+                    + [f"-D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"])
 
 
 @lru_cache(maxsize=256)
@@ -82,12 +84,17 @@ def _options(place: CLPlace, kind: str, ctype: str, arrays: tuple[bool, ...]) ->
                      f"-D OUT={ctype}", f"-D CONVERT_OUT=convert_{ctype}8", _stirling(), *flags])
 
 
+def _without_fp64(place: CLPlace) -> bool:
+    """True where the device has no float64 (the kernels compute in double): NumPy's numbers are copied there."""
+    return not runtime(place).info.fp64
+
+
 @D.register("random.sample", "cl")
 def _sample_cl(kind: str, key: tuple[int, int], base: int, params: tuple[Param, ...], shape: tuple[int, ...],
                size: int, dtype: np.dtype, place: CLPlace) -> DArray:
     """:func:`sample` in one launch of ``kernels/samplers.cl`` (arguments as :func:`_sample_cpu`'s);
     NumPy's numbers copied to the device where it has no float64."""
-    if not runtime(place).info.fp64:
+    if _without_fp64(place):
         return from_numpy(host_sample(kind, key, base, params, shape, dtype), place)
     out = empty(shape, dtype, place)
     if not size:
