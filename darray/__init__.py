@@ -151,6 +151,9 @@ def __getattr__(name: str) -> object:
     raise _exclusions.missing(name)
 
 
+random.__getattr__ = _exclusions.lookup("random")  # type: ignore[method-assign]  # darray.random's absent names
+
+
 __version__ = "0.1.0"
 
 __all__ = [

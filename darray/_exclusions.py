@@ -4,6 +4,9 @@ the coverage test (``tests/test_coverage.py``).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 _DATETIME = ("darray arrays hold numbers and bools; there are no datetime or timedelta arrays",
@@ -43,19 +46,36 @@ EXCLUDED: dict[str, tuple[str, str]] = {
     "typing": ("darray's type hints are darray._typing (ArrayLike, DTypeLike)", "numpy.typing for NumPy arrays"),
     "ndarray.ctypes": ("darray memory is not host memory a ctypes pointer can address", "numpy.asarray(x).ctypes"),
     "ndarray.data": ("darray memory is not a host buffer", "x.tobytes() or numpy.asarray(x).data"),
+    **dict.fromkeys(["random.MT19937", "random.PCG64", "random.PCG64DXSM", "random.SFC64"],
+                    ("darray's streams are Philox4x32-10 only",
+                     "darray.random.Philox (the same seed gives other numbers)")),
+    "random.bit_generator": ("darray's bit generators are classes of darray.random",
+                             "darray.random.BitGenerator and darray.random.Philox"),
+    "random.mtrand": ("darray's legacy API is not a module",
+                      "darray.random.RandomState and the module-level functions"),
+    "random.test": _HOST,
 }
 
 
-def missing(name: str) -> AttributeError:
-    """The AttributeError for ``darray.<name>``: why darray lacks an excluded name and what to use,
-    or that a NumPy name is not implemented."""
-    if name in EXCLUDED:
-        why, instead = EXCLUDED[name]
-        return AttributeError(f"module 'darray' has no attribute {name!r}: {why}; {instead}")
-    if hasattr(np, name):
-        return AttributeError(f"module 'darray' has no attribute {name!r}: darray does not implement "
-                              f"numpy.{name} (convert with numpy.asarray(x) to compute it with NumPy)")
-    return AttributeError(f"module 'darray' has no attribute {name!r}")
+def missing(name: str, space: str = "") -> AttributeError:
+    """The AttributeError for ``darray.<space>.<name>`` (``space``: "" or "random"): why darray lacks an
+    excluded name and what to use, or that a NumPy name is not implemented."""
+    module, full = f"darray.{space}".rstrip("."), f"{space}.{name}".lstrip(".")
+    theirs = getattr(np, space) if space else np
+    if full in EXCLUDED:
+        why, instead = EXCLUDED[full]
+        return AttributeError(f"module {module!r} has no attribute {name!r}: {why}; {instead}")
+    if hasattr(theirs, name):
+        return AttributeError(f"module {module!r} has no attribute {name!r}: darray does not implement "
+                              f"numpy.{full} (convert with numpy.asarray(x) to compute it with NumPy)")
+    return AttributeError(f"module {module!r} has no attribute {name!r}")
 
 
-__all__ = ["EXCLUDED", "missing"]
+def lookup(space: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``darray.<space>`` raising :func:`missing` (installed by ``darray``)."""
+    def __getattr__(name: str) -> Any:
+        raise missing(name, space)
+    return __getattr__
+
+
+__all__ = ["EXCLUDED", "lookup", "missing"]

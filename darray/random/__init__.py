@@ -15,11 +15,10 @@ or rejection samplers (``_samplers``); ``RandomState`` and the module-level func
 The streams are Philox, not NumPy's (MT19937 for the legacy API, PCG64 for ``default_rng``):
 the same seed does not give NumPy's numbers (as with CuPy); it makes darray's own runs
 reproducible. A ``size`` of None gives a 0-d array (NumPy returns a scalar). NumPy's other bit
-generators (MT19937, PCG64, PCG64DXSM, SFC64) are absent: an AttributeError says so.
+generators (MT19937, PCG64, PCG64DXSM, SFC64) are absent: an AttributeError says why
+(``darray._exclusions``, installed by ``darray``).
 """
 from __future__ import annotations
-
-from typing import Any
 
 from numpy.random import SeedSequence
 
@@ -29,15 +28,3 @@ from ._legacy import FUNCTIONS, RandomState, get_bit_generator, set_bit_generato
 __all__ = ["BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence", "default_rng", "get_bit_generator",
            "set_bit_generator", *FUNCTIONS]
 globals().update(FUNCTIONS)
-
-_ABSENT = {name: "darray's streams are Philox4x32-10 only (darray.random.Philox)"
-           for name in ("MT19937", "PCG64", "PCG64DXSM", "SFC64")}
-_ABSENT.update(bit_generator="darray's bit generators are darray.random.BitGenerator and Philox",
-               mtrand="darray's legacy API is darray.random.RandomState and the module-level functions",
-               test="run darray's tests with pytest")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _ABSENT:
-        raise AttributeError(f"darray.random.{name} is not provided: {_ABSENT[name]}")
-    raise AttributeError(f"module 'darray.random' has no attribute {name!r}")

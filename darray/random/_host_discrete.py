@@ -2,6 +2,8 @@
 kernel's proposals from the same blocks, vectorised over the pending elements (``_host_samplers``)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._host_samplers import Block, Blocks, log8, loggam, reject
@@ -132,7 +134,7 @@ def hypergeometric(blocks: Blocks, good: np.ndarray, bad: np.ndarray, nsample: n
     mingb, maxgb = np.fmin(gb, bb), np.fmax(gb, bb)
     p, q = mingb / tb, maxgb / tb
     a, c = cb * p + 0.5, np.sqrt((tb - cb) * cb * p * q / (tb - 1) + 0.5)
-    h = 2 * np.sqrt(2 / np.e) * c + (3 - 2 * np.sqrt(3 / np.e))
+    h = 2 * np.sqrt(2 / math.e) * c + (3 - 2 * np.sqrt(3 / math.e))
     m = np.floor((cb + 1) * (mingb + 1) / (tb + 2))
     lg = loggam(m + 1) + loggam(mingb - m + 1) + loggam(cb - m + 1) + loggam(maxgb - cb + m + 1)
     top = np.fmin(np.fmin(cb, mingb) + 1, np.floor(a + 16 * c))
