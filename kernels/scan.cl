@@ -10,7 +10,7 @@
  * Chunk p (p < M * P) is part (p % P) of row (p / P): elements [part * C, min((part + 1) * C, K)), C = ceil(K / P).
  * Entry points:
  *   scan_totals(__global const S* src, long src_o, long SL, __global T* totals, long totals_o, long M, long K, long P)
- *       work-item p writes the combination of chunk p to totals[totals_o + p].
+ *       work-item p writes the combination of chunk p to totals[totals_o + p] (in four interleaved chains).
  *   scan_apply(__global const S* src, long src_o, long SL, __global T* dst, long dst_o, long L,
  *              __global const T* incl, long incl_o, long M, long K, long P)
  *       work-item p scans chunk p into dst, starting from incl[incl_o + p - 1] (the inclusive scan of the
@@ -58,9 +58,14 @@ __kernel void scan_totals(__global const S* src, long src_o, long SL, __global T
     const long p = get_global_id(0);
     if (p >= M * P) return;
     CHUNK(p)
-    T acc = IDENTITY;
-    for (long k = k0; k < k1; k++) acc = COMBINE(acc, (T)in[k]);
-    totals[totals_o + p] = acc;
+    T a0 = IDENTITY, a1 = IDENTITY, a2 = IDENTITY, a3 = IDENTITY;  /* four chains: no wait on one add's latency */
+    long k = k0;
+    for (; k + 3 < k1; k += 4) {
+        a0 = COMBINE(a0, (T)in[k]); a1 = COMBINE(a1, (T)in[k + 1]);
+        a2 = COMBINE(a2, (T)in[k + 2]); a3 = COMBINE(a3, (T)in[k + 3]);
+    }
+    for (; k < k1; k++) a0 = COMBINE(a0, (T)in[k]);
+    totals[totals_o + p] = COMBINE(COMBINE(a0, a1), COMBINE(a2, a3));
 }
 
 __kernel void scan_apply(__global const S* src, long src_o, long SL, __global T* dst, long dst_o, long L,
