@@ -120,7 +120,7 @@ def einsum_cases(draw) -> tuple[str, list[tuple[np.ndarray, View]], list[list[An
     return spec, operands, sublists, optimize
 
 
-def _einsum_args(xp, spec: str, views: list, sublists: list, interleaved: bool) -> list:
+def _einsum_args(spec: str, views: list, sublists: list, interleaved: bool) -> list:
     if not interleaved:
         return [spec, *views]
     pairs = [v for view, sub in zip(views, sublists) for v in (view, sub)]
@@ -139,11 +139,11 @@ def test_einsum_property(place, case, interleaved, use_out, dtype) -> None:
     # NumPy's optimized paths differ from it: each pairwise step computes in that pair's dtype (uint8 *
     # int32 wraps in int32 before a float64 operand joins; a trace of int8 wraps under dtype=float64),
     # and an empty sum (0) times NaN is NaN there. darray gives the same result for every optimize=.
-    want = np.einsum(*_einsum_args(np, spec, np_views, sublists, interleaved), **kw)
+    want = np.einsum(*_einsum_args(spec, np_views, sublists, interleaved), **kw)
     if dtype is not None:  # NumPy ignores dtype= where the result is a view of one operand (no sum); darray casts
         want = want.astype(dtype, copy=False)
     out = da.empty(want.shape, dtype=want.dtype, device=place) if use_out else None
-    got = da.einsum(*_einsum_args(da, spec, da_views, sublists, interleaved), out=out, optimize=optimize, **kw)
+    got = da.einsum(*_einsum_args(spec, da_views, sublists, interleaved), out=out, optimize=optimize, **kw)
     assert out is None or got is out
     assert got.place == da.place.parse(place)
     # The same sum in another order: a tolerance of the dtype times the sum of the terms' magnitudes.
