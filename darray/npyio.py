@@ -22,7 +22,8 @@ def _host(a: Any) -> Any:
 
 
 def _device(value: Any, device: PlaceLike) -> Any:
-    return from_numpy(np.ascontiguousarray(value), parse(device)) if isinstance(value, np.ndarray) else value
+    # np.asarray keeps a 0-d array 0-d (np.ascontiguousarray would make it 1-d)
+    return from_numpy(np.asarray(value, order="C"), parse(device)) if isinstance(value, np.ndarray) else value
 
 
 class NpzFile(Mapping[str, Any]):

@@ -19,10 +19,12 @@ from .._convert import asarray
 from ..dim import Dim
 from . import reduction as R
 from ._out import finish
+from .creation import zeros
 from .linalg import matmul
-from .manipulation import reshape, transpose
+from .manipulation import broadcast_to, reshape, transpose
 
 _LETTERS = set(string.ascii_letters)
+_INTERLEAVED = string.ascii_uppercase + string.ascii_lowercase
 
 
 def _parse(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
@@ -73,6 +75,19 @@ def _diagonal(x: DArray, labels: str) -> tuple[DArray, str]:
     return x._view(dim), order
 
 
+def _broadcast(work: list[tuple[DArray, str]]) -> list[tuple[DArray, str]]:
+    """Each operand broadcast to the common size of each label (NumPy broadcasts a labelled or
+    ellipsis dimension of size 1 against the others)."""
+    size: dict[str, int] = {}
+    for x, la in work:
+        for c, n in zip(la, x.shape):
+            if size.get(c, 1) not in (1, n) and n != 1:
+                raise ValueError(f"darray einsum: operands could not be broadcast together: label {c!r} has "
+                                 f"dimensions {size[c]} and {n}")
+            size[c] = n if size.get(c, 1) == 1 else size[c]
+    return [(broadcast_to(x, tuple(size[c] for c in la)), la) for x, la in work]
+
+
 def _sum_private(x: DArray, labels: str, needed: set[str]) -> tuple[DArray, str]:
     drop = tuple(k for k, c in enumerate(labels) if c not in needed)
     if not drop:
@@ -107,8 +122,8 @@ def _operands(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
     body = operands[:-1] if output is not None else operands
     arrays, terms = list(body[0::2]), list(body[1::2])
 
-    def text(t: Any) -> str:
-        return "".join("..." if s is Ellipsis else string.ascii_letters[int(s)] for s in t)
+    def text(t: Any) -> str:  # NumPy's letters: 0..25 are A..Z, 26..51 a..z (implicit outputs sort them so)
+        return "".join("..." if s is Ellipsis else _INTERLEAVED[int(s)] for s in t)
 
     spec = ",".join(text(t) for t in terms) + ("" if output is None else "->" + text(output))
     return spec, arrays
@@ -128,11 +143,12 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         if not _dt.can_cast(x.dtype, common, casting=casting):
             raise TypeError(f"darray einsum: cannot cast an operand from {x.dtype} to {common} under casting="
                             f"{casting!r}")
-    work: list[tuple[DArray, str]] = []
-    for k, (x, la) in enumerate(zip(xs, labels)):
-        x, la = _diagonal(x.astype(common, copy=False), la)
-        others = set(out_labels).union(*[labels[j] for j in range(len(xs)) if j != k])
-        work.append(_sum_private(x, la, others))
+    work = _broadcast([_diagonal(x.astype(common, copy=False), la) for x, la in zip(xs, labels)])
+    if any(x.size == 0 for x, _ in work):  # every product has an empty factor: a sum of none, 0 (even beside NaN)
+        sizes = {c: n for x, la in work for c, n in zip(la, x.shape)}
+        return finish("einsum", zeros(tuple(sizes[c] for c in out_labels), dtype=common, device=place), out)
+    work = [_sum_private(x, la, set(out_labels).union(*[work[j][1] for j in range(len(work)) if j != k]))
+            for k, (x, la) in enumerate(work)]
     while len(work) > 1:  # contract the pair with the smallest result first (a greedy order)
         best = None
         for i in range(len(work)):

@@ -51,7 +51,8 @@ def polyval(p: Any, x: Any) -> DArray:
     v = x if isinstance(x, DArray) else asarray(x, device=place)
     if isinstance(p, poly1d) and isinstance(x, poly1d):
         return polyval(p, x.coeffs)
-    out: Any = E.apply("multiply", v, 0).astype(_dt.result_type(v.dtype, c.dtype))
+    # NumPy: Horner's rule from zeros_like(x) (0 * inf is NaN), so no coefficients give zeros of x's dtype
+    out: Any = zeros(v.shape, dtype=_dt.result_type(v.dtype, c.dtype) if c.size else v.dtype, device=v.place)
     for k in range(c.size):
         out = E.apply("add", E.apply("multiply", out, v), c[k])
     return out
@@ -61,7 +62,7 @@ def poly(seq_of_zeros: Any) -> DArray:
     """The coefficients of the monic polynomial with the given roots (of a square matrix: its
     characteristic polynomial). See also: numpy.poly."""
     place = _place(seq_of_zeros)
-    return from_numpy(np.poly(_host(seq_of_zeros)), place or _default())
+    return from_numpy(np.asarray(np.poly(_host(seq_of_zeros))), place or _default())  # no zeros: NumPy's 1.0
 
 
 def roots(p: Any) -> DArray:
@@ -85,9 +86,8 @@ def polyder(p: Any, m: int = 1) -> Any:
     if m < 0:
         raise ValueError("darray polyder: Order of derivative must be positive (see polyint)")
     c = _coefficients(p, _place(p))
-    for _ in range(m):  # NumPy: a constant's derivative is empty
-        n = c.size - 1
-        c = E.apply("multiply", c[:-1], arange(n, 0, -1, device=c.place)) if n > 0 else c[:0]
+    for _ in range(m):  # NumPy: a constant's derivative is empty (of the promoted dtype, as every step's)
+        c = E.apply("multiply", c[:-1], arange(c.size - 1, 0, -1, device=c.place))
     return poly1d(c) if isinstance(p, poly1d) else c
 
 
@@ -133,9 +133,10 @@ def polysub(a1: Any, a2: Any) -> Any:
 
 
 def polymul(a1: Any, a2: Any) -> Any:
-    """The coefficients of the product (a convolution). See also: numpy.polymul."""
+    """The coefficients of the product (a convolution of the operands without their leading zeros, as
+    NumPy's). See also: numpy.polymul."""
     place = _place(a1, a2)
-    return _wrap(a1, a2, convolve(_coefficients(a1, place), _coefficients(a2, place)))
+    return _wrap(a1, a2, convolve(poly1d(_coefficients(a1, place)).coeffs, poly1d(_coefficients(a2, place)).coeffs))
 
 
 def polydiv(u: Any, v: Any) -> tuple[Any, Any]:
@@ -216,16 +217,20 @@ class poly1d:  # noqa: N801  (NumPy's name)
     def __pos__(self) -> poly1d:
         return self
 
+    def _other(self, other: Any) -> poly1d:
+        """``other`` as a polynomial, on this one's place (a scalar or a list is, a DArray stays where it is)."""
+        return other if isinstance(other, poly1d) else poly1d(_coefficients(other, self.coeffs.place))
+
     def __add__(self, other: Any) -> poly1d:
-        return polyadd(self, other if isinstance(other, poly1d) else poly1d(other))
+        return polyadd(self, self._other(other))
 
     __radd__ = __add__
 
     def __sub__(self, other: Any) -> poly1d:
-        return polysub(self, other if isinstance(other, poly1d) else poly1d(other))
+        return polysub(self, self._other(other))
 
     def __rsub__(self, other: Any) -> poly1d:
-        return polysub(poly1d(other), self)
+        return polysub(self._other(other), self)
 
     def __mul__(self, other: Any) -> poly1d:
         if np.ndim(other) == 0 and not isinstance(other, (poly1d, DArray)):
@@ -237,7 +242,7 @@ class poly1d:  # noqa: N801  (NumPy's name)
     def __pow__(self, n: int) -> poly1d:
         if not isinstance(n, (int, np.integer)) or n < 0:
             raise ValueError("darray poly1d: Power to non-negative integers only.")
-        out = poly1d([1])
+        out = self._other([1])
         for _ in range(int(n)):
             out = out * self
         return out
