@@ -117,8 +117,6 @@ def test_polyder_polyint_property(place, p, m, k) -> None:
 @given(a=_coeffs(), b=_coeffs(), name=st.sampled_from(["polyadd", "polysub", "polymul"]), wrap=st.booleans())
 def test_arithmetic_property(place, a, b, name, wrap) -> None:
     an, bn = a[1](a[0]), b[1](b[0])
-    if name == "polymul":  # darray's convolve multiplies NaN and inf by the zeros past the ends (left alone here)
-        assume(np.isfinite(an).all() and np.isfinite(bn).all())
     ad, bd = a[1](da.asarray(a[0], device=place)), b[1](da.asarray(b[0], device=place))
     with np.errstate(all="ignore"):
         want = getattr(np, name)(an, bn)

@@ -150,15 +150,25 @@ def i0(x: Any) -> DArray:
     return E.apply("where", E.apply("greater", a, 30.0), big, total)
 
 
+def _windows(long: DArray, m: int, fill: Any = 0) -> DArray:
+    """The ``long.size + m - 1`` windows of ``m`` values of ``long`` padded with ``m - 1`` ``fill`` on each side."""
+    padded = pad(long, (m - 1, m - 1), constant_values=fill)
+    d = padded._dim
+    return padded._view(Dim((long.size + m - 1, m), (d.strides[0], d.strides[0]), d.offset))
+
+
 def _full_convolution(a: DArray, v: DArray) -> DArray:
     """The full discrete convolution of 1-D ``a`` and ``v``: windows of the longer input times the
-    reversed shorter one."""
+    reversed shorter one (a matmul). With inf or NaN in either, the padding takes no part (NumPy
+    sums only the overlaps: no 0 * inf): the products outside the overlap are masked, then summed."""
     long, short = (a, v) if a.size >= v.size else (v, a)
     m = short.size
-    padded = pad(long, (m - 1, m - 1))
-    d = padded._dim
-    windows = padded._view(Dim((long.size + m - 1, m), (d.strides[0], d.strides[0]), d.offset))
-    return matmul(windows, short[::-1])
+    windows = _windows(long, m)
+    if all(x.dtype.kind not in "fc" or bool(R.all(E.apply("isfinite", x))) for x in (long, short)):
+        return matmul(windows, short[::-1])
+    outside = _windows(zeros(long.size, dtype=_dt.bool_, device=long.place), m, True)
+    terms = E.apply("where", outside, 0, E.apply("multiply", windows, short[::-1]))
+    return R.sum(terms, axis=1, dtype=terms.dtype)
 
 
 def _mode(full: DArray, n: int, m: int, mode: str, op: str) -> DArray:
