@@ -58,9 +58,13 @@ def both(fn):
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> None:
+    """The same bits, but NaN's: NaN at the same places, whatever its sign and payload (IEEE 754 leaves
+    which operand's NaN an op returns open, and a compiler may swap the operands of ``x * y``)."""
     assert a.dtype == b.dtype and a.shape == b.shape
     if a.dtype.kind == "f":
-        a, b = a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")
+        nan = np.isnan(a)
+        np.testing.assert_array_equal(nan, np.isnan(b))
+        a, b = a[~nan].view(f"u{a.itemsize}"), b[~nan].view(f"u{b.itemsize}")
     np.testing.assert_array_equal(a, b)
 
 
