@@ -8,6 +8,7 @@ batched matmul.
 """
 from __future__ import annotations
 
+import math
 import string
 from typing import Any
 
@@ -85,7 +86,7 @@ def _broadcast(work: list[tuple[DArray, str]]) -> list[tuple[DArray, str]]:
                 raise ValueError(f"darray einsum: operands could not be broadcast together: label {c!r} has "
                                  f"dimensions {size[c]} and {n}")
             size[c] = n if size.get(c, 1) == 1 else size[c]
-    return [(broadcast_to(x, tuple(size[c] for c in la)), la) for x, la in work]
+    return [(x if x.shape == (want := tuple(size[c] for c in la)) else broadcast_to(x, want), la) for x, la in work]
 
 
 def _sum_private(x: DArray, labels: str, needed: set[str]) -> tuple[DArray, str]:
@@ -104,13 +105,22 @@ def _contract(a: DArray, la: str, b: DArray, lb: str, keep: set[str]) -> tuple[D
     size = dict(zip(la, a.shape)) | dict(zip(lb, b.shape))
 
     def n(cs: list[str]) -> int:
-        return int(np.prod([size[c] for c in cs], dtype=np.int64))
+        return math.prod(size[c] for c in cs)
 
-    ta = reshape(transpose(a, [la.index(c) for c in batch + free_a + inner]), (n(batch), n(free_a), n(inner)))
-    tb = reshape(transpose(b, [lb.index(c) for c in batch + inner + free_b]), (n(batch), n(inner), n(free_b)))
+    ta = _shaped(_permuted(a, [la.index(c) for c in batch + free_a + inner]), (n(batch), n(free_a), n(inner)))
+    tb = _shaped(_permuted(b, [lb.index(c) for c in batch + inner + free_b]), (n(batch), n(inner), n(free_b)))
     prod = matmul(ta, tb)
     labels = batch + free_a + free_b
-    return reshape(prod, tuple(size[c] for c in labels)), "".join(labels)
+    return _shaped(prod, tuple(size[c] for c in labels)), "".join(labels)
+
+
+def _permuted(x: DArray, perm: list[int]) -> DArray:
+    """``transpose(x, perm)``, or ``x`` itself for the identity (no call: einsum plans on every call)."""
+    return x if perm == list(range(x.ndim)) else transpose(x, perm)
+
+
+def _shaped(x: DArray, shape: tuple[int, ...]) -> DArray:
+    return x if x.shape == shape else reshape(x, shape)
 
 
 def _operands(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
@@ -156,7 +166,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
                 rest = set(out_labels).union(*[work[m][1] for m in range(len(work)) if m not in (i, j)])
                 keep = {c for c in work[i][1] + work[j][1] if c in rest}
                 sizes = dict(zip(work[i][1], work[i][0].shape)) | dict(zip(work[j][1], work[j][0].shape))
-                cost = int(np.prod([sizes[c] for c in keep], dtype=np.int64)) if keep else 1
+                cost = math.prod(sizes[c] for c in keep)
                 if best is None or cost < best[0]:
                     best = (cost, i, j, keep)
         assert best is not None
@@ -164,7 +174,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         merged = _contract(work[i][0], work[i][1], work[j][0], work[j][1], keep)
         work = [w for m, w in enumerate(work) if m not in (i, j)] + [merged]
     x, la = _sum_private(*work[0], set(out_labels))
-    result = transpose(x, [la.index(c) for c in out_labels]) if la else x
+    result = _permuted(x, [la.index(c) for c in out_labels]) if la else x
     return finish("einsum", result, out)
 
 
