@@ -194,3 +194,12 @@ def test_reduce_and_accumulate_at_block_boundaries(name, n) -> None:
     assert_same(u.reduce(x, axis=1), _numpy(nu.reduce, a, axis=1), **tol)
     assert_same(u.reduce(x.T, axis=0), _numpy(nu.reduce, a.T, axis=0), **tol)
     assert_same(u.accumulate(x, axis=1), _numpy(nu.accumulate, a, axis=1), **tol)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("name", ["hypot", "gcd", "lcm"])
+def test_reduce_of_one_element(place, name) -> None:
+    """NumPy starts hypot's and gcd's reduce from their identity 0, so one element gives its magnitude; lcm has
+    no identity and gives the element itself."""
+    a = np.array([[-4], [6]]) if name != "hypot" else np.array([[-4.0], [6.0]])
+    assert_same(getattr(da, name).reduce(da.asarray(a, device=place), axis=1), getattr(np, name).reduce(a, axis=1))

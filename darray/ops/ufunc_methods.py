@@ -40,6 +40,7 @@ class ufunc(Protocol):  # noqa: N801  (what these methods read of ``ops.ufunc.uf
 _NO_VALUE = np._NoValue
 _FUSED = {"add": R.sum, "multiply": R.prod, "maximum": R.max, "minimum": R.min, "fmax": N.nanmax, "fmin": N.nanmin,
           "logical_and": R.all, "logical_or": R.any}
+_MAGNITUDE = {"hypot": 0, "gcd": 0}  # op(identity, x) = |x|: NumPy starts their reduce of one element there
 _ASSOCIATIVE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
                 "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm", "logaddexp", "logaddexp2", "hypot"}
 _STEPS = 16  # a left fold runs its pending steps every so many (bounds the fused graph)
@@ -106,8 +107,8 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
             raise ValueError(f"darray {name}: zero-size array to reduction operation {u.__name__} which has no "
                              "identity")
         rows = [full(rest, u.identity, dtype=x.dtype, device=x.place)]
-    if len(rows) == 1 and u.__name__ in ("gcd", "lcm"):  # NumPy's: of the magnitude
-        rows = [rows[0], rows[0]]
+    if len(rows) == 1 and u.__name__ in _MAGNITUDE:  # NumPy's one-element reduce of these gives |x|
+        rows.insert(0, full(rest, _MAGNITUDE[u.__name__], dtype=x.dtype, device=x.place))
     result = _fold(u, rows, u.__name__ in _ASSOCIATIVE)
     if keepdims:
         result = reshape(result, tuple(1 if a in axes else n for a, n in enumerate(x.shape)))
