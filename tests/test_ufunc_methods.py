@@ -197,9 +197,16 @@ def test_reduce_and_accumulate_at_block_boundaries(name, n) -> None:
 
 
 @pytest.mark.parametrize("place", PLACES)
-@pytest.mark.parametrize("name", ["hypot", "gcd", "lcm"])
+@pytest.mark.parametrize("name", ["hypot", "gcd", "lcm", "logaddexp", "arctan2", "logical_xor", "bitwise_and", "equal"])
 def test_reduce_of_one_element(place, name) -> None:
-    """NumPy starts hypot's and gcd's reduce from their identity 0, so one element gives its magnitude; lcm has
-    no identity and gives the element itself."""
-    a = np.array([[-4], [6]]) if name != "hypot" else np.array([[-4.0], [6.0]])
-    assert_same(getattr(da, name).reduce(da.asarray(a, device=place), axis=1), getattr(np, name).reduce(a, axis=1))
+    """One element: NumPy starts hypot's and gcd's reduce from their identity 0 (its magnitude), lcm (no identity)
+    gives the element itself, in the dtype the ufunc computes it in (logaddexp of ints: float64; logical_xor: bool);
+    a ufunc without a loop for the dtype (bitwise_and of floats), or a comparison of non-bools, is a TypeError."""
+    for a in (np.array([[-4], [6]]), np.array([[-4.0], [6.0]]), np.array([[True], [False]])):
+        try:
+            want = getattr(np, name).reduce(a, axis=1)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(da, name).reduce(da.asarray(a, device=place), axis=1)
+            continue
+        assert_same(getattr(da, name).reduce(da.asarray(a, device=place), axis=1), want)
