@@ -1,6 +1,8 @@
 """Shared test set-up: hypothesis profiles and the OpenCL place fixture.
 
-``HYPOTHESIS_PROFILE=ci`` (the default) keeps the suite fast; ``dev`` runs more examples.
+``HYPOTHESIS_PROFILE=ci`` (the default) keeps the suite fast and draws the same examples every run
+(derandomized: a CI result does not depend on luck); ``dev`` runs more examples, freshly drawn each
+run, to search for new failures.
 With ``DARRAY_REQUIRE_OPENCL=1`` a missing OpenCL device fails the tests instead of skipping.
 """
 from __future__ import annotations
@@ -10,7 +12,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=30, deadline=None, print_blob=True,
+settings.register_profile("ci", max_examples=30, deadline=None, print_blob=True, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("dev", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
