@@ -109,7 +109,8 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
         rows = [full(rest, u.identity, dtype=x.dtype, device=x.place)]
     if len(rows) == 1 and u.__name__ in _MAGNITUDE:  # NumPy's one-element reduce of these gives |x|
         rows.insert(0, full(rest, _MAGNITUDE[u.__name__], dtype=x.dtype, device=x.place))
-    loop = u(rows[0], rows[0]).dtype  # the dtype u computes x in (lazy: never run), or u's TypeError
+    probe = reshape(rows[0], (-1,))[:0]
+    loop = u(probe, probe).dtype  # the dtype u computes x in (on no elements: no work on any place), or u's TypeError
     if loop == _dt.bool_ and x.dtype != _dt.bool_ and not u.__name__.startswith("logical_"):  # a comparison's bool
         # cannot feed back into its inputs (the logical functions take any input as bool)
         raise TypeError(f"darray {name}: the resolved dtypes are not compatible with {name} (bool from {x.dtype})")
