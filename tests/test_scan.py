@@ -208,3 +208,15 @@ def test_numpy_form_flattens_and_writes_out(place, name, data, dtype) -> None:
         out = da.empty(want.shape, dtype=want.dtype, device=place)
         assert getattr(da, name)(x, axis, out=out) is out
         assert_same(out, want, **tol)
+
+
+def test_rows_read_where_they_lie():
+    """Rows that are contiguous but spaced wider than they are long (a column slice), and inputs converted as they
+    are read (int8 -> int64, bool -> int64, float32 -> float64), across the chunk boundaries of long rows."""
+    rng = np.random.default_rng(9)
+    base = rng.integers(-100, 100, (3, 70_007)).astype(np.int8)
+    for make in (lambda b: b[:, 1:-5], lambda b: b[::-1, 3:], lambda b: (b > 0)[:, 2:]):
+        _check("sum", make(da.asarray(base)), make(base), axis=1)
+    f = rng.standard_normal((2, 50_001)).astype(np.float32)
+    got = da.cumsum(da.asarray(f)[:, 7:], axis=1, dtype=np.float64)
+    np.testing.assert_allclose(got.get(), np.cumsum(f[:, 7:], axis=1, dtype=np.float64), rtol=1e-9, atol=1e-9)
