@@ -74,8 +74,9 @@ from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
     unsignedinteger,
     ushort,
 )
-from .errors import DeviceError
+from .errors import DeviceError, TraceError
 from .interop import dask_chunks, einops_backend, from_dlpack, from_pyopencl
+from .jit import jit
 from .npyio import *  # noqa: F403
 from .npyio import __all__ as _npyio_all
 from .ops.arrange import *  # noqa: F403
@@ -157,7 +158,7 @@ random.__getattr__ = _exclusions.lookup("random")  # type: ignore[method-assign]
 __version__ = "0.1.0"
 
 __all__ = [
-    "DArray", "DeviceError", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
+    "DArray", "DeviceError", "TraceError", "jit", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
     "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream",
     "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -131,7 +131,11 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
     """A new allocation holding a C-contiguous copy of ``host`` (returns once the copy is done)."""
     host = np.ascontiguousarray(host)
     alloc = allocate(place, host.nbytes)
-    if host.nbytes and alloc.host is not None and HOST_COPIES:
+    rec = sched.capturing()
+    if rec is not None:  # a constant of a function da.jit traces: copied in at each replay
+        if host.nbytes:
+            rec.upload(alloc, host)
+    elif host.nbytes and alloc.host is not None and HOST_COPIES:
         dst = _host_bytes(alloc, 0, host.nbytes)
         _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
     elif host.nbytes:

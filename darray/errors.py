@@ -36,3 +36,8 @@ def cl_errors(what: str) -> Iterator[None]:
     except cl.Error as err:
         status = _status_name(err)
         raise DeviceError(f"darray {what}: OpenCL error {status}: {err}", status=status) from err
+
+
+class TraceError(RuntimeError):
+    """Code traced by ``da.jit`` needed a value on the host (``float(x)``, ``if x > 0:``, a
+    boolean mask whose size depends on the data...); the message names the op and the line."""

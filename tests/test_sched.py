@@ -639,6 +639,7 @@ RANDOM_LAUNCHES = textwrap.dedent("""
         return real_launch(name, checked, **kw)
 
     sched.launch = checked_launch   # darray calls sched.launch through the package attribute
+    sched._streams.launch = checked_launch  # and sched.launch_kernel through its module's
     real_host = sched.run_host
 
     def counted_host(*args, **kw):  # host copies and small graphs on host-backed devices

@@ -25,10 +25,11 @@ import numpy as np
 
 from .. import _staging
 from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
-from ._pool import Allocation, Pool
+from ..sched import capturing
+from ._pool import Allocation, Pool, region
 from ._sizes import CLASS, parse_bytes, round_class
 
-__all__ = ["Allocation", "HostAllocation", "allocate", "stats", "empty_cache", "pool", "CLASS", "round_class",
+__all__ = ["Allocation", "HostAllocation", "allocate", "region", "stats", "empty_cache", "pool", "CLASS", "round_class",
            "parse_bytes"]
 
 _pools: dict[CLPlace, Pool] = {}
@@ -90,7 +91,11 @@ def allocate(place: CPUPlace, nbytes: int) -> HostAllocation: ...
 @overload
 def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation: ...
 def allocate(place: Place, nbytes: int) -> Allocation | HostAllocation:
-    """``nbytes`` of memory on ``place`` (pooled on OpenCL places)."""
+    """``nbytes`` of memory on ``place`` (pooled on OpenCL places; a placeholder while ``da.jit``
+    captures on this thread, see ``sched.capturing``)."""
+    rec = capturing()
+    if rec is not None and place.kind == "cl":
+        return rec.slot(nbytes)  # type: ignore[return-value]  # a Slot stands for an Allocation in a trace
     return _KINDS[place.kind][0](place, nbytes)
 
 

@@ -57,7 +57,8 @@ class _Block:
     ``want``: the size class it was last handed out for (its key in the pool's ``cached``);
     ``owner``: the id of the thread it was last handed out to."""
 
-    __slots__ = ("segment", "buffer", "offset", "size", "free", "prev", "next", "pending", "key", "want", "owner")
+    __slots__ = ("segment", "buffer", "offset", "size", "free", "prev", "next", "pending", "key", "want", "owner",
+                 "sub")
     _ids = itertools.count()
 
     def __init__(self, segment: _Segment, offset: int, size: int) -> None:
@@ -69,6 +70,7 @@ class _Block:
         self.key = (size, next(self._ids))
         self.want = size
         self.owner = 0
+        self.sub: tuple[int, int, cl.Buffer] | None = None  # (offset, size, sub-buffer) made by ``region``
 
 
 def merge_pending(a: Pending, b: Pending) -> Pending:
@@ -121,6 +123,30 @@ class Allocation:
                 pool.free(self)
             except Exception:  # interpreter shutdown
                 pass
+
+
+def region(alloc: Allocation, start: int = 0, nbytes: int = 0) -> cl.Buffer | None:
+    """A buffer whose byte 0 is byte ``start`` of ``alloc`` and that spans ``nbytes`` (default: to
+    the end of ``alloc``): ``alloc.buffer`` itself where the allocation starts its segment, else a
+    sub-buffer (cached on the pool block when it spans the whole allocation). For kernels that
+    take a buffer without an offset argument (``da.jit``'s replays); None for zero bytes."""
+    buffer = alloc.buffer
+    if buffer is None:
+        return None
+    first = alloc.offset + start
+    size = nbytes or alloc.nbytes - start
+    if first == 0:
+        return buffer
+    block = alloc.block
+    if block is None or start or nbytes:
+        with cl_errors("sub-buffer"):
+            return buffer.get_sub_region(first, size)
+    sub = block.sub
+    if sub is None or sub[0] != first or sub[1] < size:
+        span = block.offset + block.size - first  # to the block's end (past guard bytes, if any)
+        with cl_errors("sub-buffer"):
+            sub = block.sub = (first, span, buffer.get_sub_region(first, span))
+    return sub[2]
 
 
 class Pool:

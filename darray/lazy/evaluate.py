@@ -67,6 +67,17 @@ def record(n: Node, place: Any) -> DArray:
     return out
 
 
+def pending() -> list[DArray]:
+    """The live pending arrays that read some allocation (``da.jit`` runs them before a trace)."""
+    out: dict[int, DArray] = {}
+    for refs in list(_readers.values()):
+        for r in list(refs.values()):
+            a = r()
+            if a is not None and a._node is not None:
+                out[id(a)] = a
+    return list(out.values())
+
+
 def _prune(refs: dict[int, weakref.ref[DArray]]) -> None:
     """Drop the registrations of arrays that died or ran (a long-lived array is read by many)."""
     for k, r in list(refs.items()):  # a copy: other threads may register meanwhile

@@ -124,14 +124,9 @@ class Prepared:
         """Enqueue the kernel with ``args`` (``allocs``: the views' allocations, outputs first)."""
         kernel, local = self.kernel, self.group or local_size(place)
         assert kernel is not None  # a plan with nothing to compute is never cached nor launched
-        gsize, lsize = (-(-self.work // local) * local,), (local,)
-
-        def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-            kernel.set_args(*args)
-            return cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize, wait_for=wait_for)
-
         nout = self.nout
-        sched.launch(name, enqueue, place=place, reads=allocs[nout:], writes=allocs[:nout], nbytes=self.nbytes)
+        sched.launch_kernel(name, kernel, args, (-(-self.work // local) * local,), (local,), place=place,
+                            reads=allocs[nout:], writes=allocs[:nout], nbytes=self.nbytes)
 
 
 _prepared: dict[tuple, Prepared | None] = {}  # (place, trace key, layout, targets) -> Prepared; None: over budget
@@ -177,6 +172,8 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
     base = 2 * p.nviews
     for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):
         args[base + j] = int(s.value) if boolean else s.value
+    if sched.capturing() is not None:  # a da.jit program lists what each kernel fused
+        name = f"{name}[{', '.join([e[0] for e in tr.key[0] if e[0] not in ('in', 'sc')])}]"
     p.launch(args, [v.alloc for v in views], place, name)
     return True
 

@@ -106,7 +106,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     the device is not host-backed."""
     n = targets[0].dim.size
     if n == 0 or n * sum([x.size for x in nodes]) > LIMIT or not all([x.host for x in nodes]) \
-            or not runtime(place).host_backed:
+            or not runtime(place).host_backed or sched.capturing() is not None:
         return False
     inputs = _inputs(nodes)
 

@@ -150,12 +150,13 @@ def _scratch(place: CLPlace, counters: int, partials: int, acc: np.dtype, arg: b
         ncount = max(old_c, 4096) if counters <= old_c else max(counters, 2 * old_c)
         cbytes = _up(4 * ncount)
         nbytes = max(cbytes + vbytes + ibytes, 1 << 16, 2 * old_b)
-        alloc = allocate(place, nbytes)
-        buffer = alloc.buffer
-        assert buffer is not None  # at least 64 KiB
-        sched.launch("reduce_scratch", lambda q, wf: cl.enqueue_fill_buffer(
-            q, buffer, np.zeros(1, np.uint32), alloc.offset, cbytes, wait_for=wf),
-            place=place, writes=[alloc], stream=stream, nbytes=cbytes)
+        with sched.suspended():  # the stream's scratch outlives a da.jit trace: made for real
+            alloc = allocate(place, nbytes)
+            buffer = alloc.buffer
+            assert buffer is not None  # at least 64 KiB
+            sched.launch("reduce_scratch", lambda q, wf: cl.enqueue_fill_buffer(
+                q, buffer, np.zeros(1, np.uint32), alloc.offset, cbytes, wait_for=wf),
+                place=place, writes=[alloc], stream=stream, nbytes=cbytes)
         space = _spaces[stream] = _Space(alloc, ncount, nbytes)
     base = _up(4 * space.counters)
     out = [Input(space.alloc, Dim.contiguous((partials,), base // acc.itemsize), acc)]

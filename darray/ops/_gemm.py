@@ -16,7 +16,7 @@ import itertools
 import os
 from functools import cache
 from importlib import resources
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pyopencl as cl
@@ -170,14 +170,8 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
         args = [ca.buffer, ca.offset // dtype.itemsize + co, n,
                 aa.buffer, aa.offset // dtype.itemsize + ao, ad.strides[-2], ad.strides[-1],
                 ba.buffer, ba.offset // dtype.itemsize + bo, bd.strides[-2], bd.strides[-1], *fixed]
-        gsize, lsize = (gx, gy, nb0 * nb1), (lx, ly, 1)
-
-        def enqueue(queue: cl.CommandQueue, wait_for: Any, args: list = args, gsize: tuple = gsize,
-                    lsize: tuple = lsize) -> cl.Event:
-            kern.set_args(*args)
-            return cl.enqueue_nd_range_kernel(queue, kern, gsize, lsize, wait_for=wait_for)
-
-        sched.launch("gemm", enqueue, place=place, reads=[aa, ba], writes=[ca], nbytes=nbytes)
+        sched.launch_kernel("gemm", kern, args, (gx, gy, nb0 * nb1), (lx, ly, 1), place=place, reads=[aa, ba],
+                            writes=[ca], nbytes=nbytes)
 
 
 # -- host path ------------------------------------------------------------------------------

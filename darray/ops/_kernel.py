@@ -56,13 +56,8 @@ def run(name: str, kernel: cl.Kernel, args: Sequence[Any], items: int, place: CL
     """Enqueue ``kernel(*args)`` over ``items`` work-items (in the device's work-groups) through
     the scheduler; ``reads``/``writes`` are allocations."""
     group = execute.local_size(place)
-    size = -(-items // group) * group
-
-    def enqueue(queue: cl.CommandQueue, wait_for: list | None) -> cl.Event:
-        kernel.set_args(*args)
-        return cl.enqueue_nd_range_kernel(queue, kernel, (size,), (group,), wait_for=wait_for)
-
-    sched.launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=nbytes)
+    sched.launch_kernel(name, kernel, args, (-(-items // group) * group,), (group,), place=place, reads=reads,
+                        writes=writes, nbytes=nbytes)
 
 
 def launch(entry: str, place: CLPlace, file: str, options: str, n: int, args: list[Any], *, reads: list[Any],
@@ -115,7 +110,10 @@ class Mapped:
 
 
 def host_memory(place: CLPlace) -> bool:
-    """True when the device's memory is host memory (mapping its buffers copies nothing)."""
+    """True when the device's memory is host memory (mapping its buffers copies nothing); False
+    while ``da.jit`` captures, so ops take their kernel paths (a host path cannot be replayed)."""
+    if sched.capturing() is not None:
+        return False
     info = runtime(place).info
     return bool(info.host_unified_memory) or info.type == "CPU"
 

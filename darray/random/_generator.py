@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import sched
 from .._array import DArray
 from .._convert import asarray
 from ..ops import elementwise as E
@@ -78,6 +79,7 @@ class Generator(Distributions, Multivariate):
     def _draw(self, kind: str, shape: tuple[int, ...], dtype: np.dtype, place: Place, out: DArray | None = None,
               **bounds: int) -> DArray:
         """The draw ``kind`` into a new array, or into ``out`` (straight, when C-contiguous)."""
+        _no_trace()
         size = int(np.prod(shape, dtype=np.int64))
         direct = out if out is None or out._dim.is_c_contiguous else None
         drawn = draw(kind, self.key, self.counter, shape, dtype, place, out=direct, **bounds)
@@ -89,6 +91,7 @@ class Generator(Distributions, Multivariate):
     def _sample(self, kind: str, params: tuple[Number, ...], shape: tuple[int, ...], dtype: np.dtype,
                 place: Place) -> DArray:
         """A draw of the sampler ``kind`` (``_samplers.KINDS``) with checked ``params``."""
+        _no_trace()
         drawn = sample(kind, self.key, self.counter, params, shape, dtype, place)
         self.counter = (self.counter + counters(kind, int(np.prod(shape, dtype=np.int64)))) % 2**64
         return drawn
@@ -254,6 +257,13 @@ class Generator(Distributions, Multivariate):
             return idx
         picked = take(pop, idx.reshape(-1), axis=ax)
         return picked.reshape(pop.shape[:ax] + shape + pop.shape[ax + 1:])
+
+
+def _no_trace() -> None:
+    """Random draws are not replayed by ``da.jit`` (its programs would repeat one draw's counters)."""
+    if sched.capturing() is not None:
+        raise sched.refuse("random draws are not captured", "Draw outside the jitted function and pass the "
+                           "values in")
 
 
 def _axis(axis: Any, ndim: int, op: str) -> int:

@@ -6,6 +6,7 @@ level by level, ``with da.profile() as p:`` records what happened.
 """
 from __future__ import annotations
 
+from ._capture import Recorder, Slot, Step, capturing, recording, refuse, suspended
 from ._profile import Profiler, profile
 from ._run import Launch, dependencies, levels, run
 from ._streams import (
@@ -18,6 +19,7 @@ from ._streams import (
                        is_done,
                        launch,
                        launch_call,
+                       launch_kernel,
                        live,
                        run_host,
                        stream,
@@ -29,5 +31,6 @@ from ._streams import (
 )
 
 __all__ = ["HOST", "Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
-           "launch_call", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done", "live", "Launch",
-           "dependencies", "levels", "run", "Profiler", "profile", "all_streams"]
+           "launch_call", "launch_kernel", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done",
+           "live", "Launch", "dependencies", "levels", "run", "Profiler", "profile", "all_streams", "Recorder", "Slot",
+           "Step", "capturing", "recording", "refuse", "suspended"]

@@ -55,6 +55,7 @@ import pyopencl as cl
 from ..errors import cl_errors
 from ..place import CLPlace, PlaceLike, _exit, parse, runtime
 from ..place._runtime import runtimes
+from ._capture import Step, capturing, refuse
 from ._profile import _active, record_host, record_launch, timed_sync
 
 Enqueue = Callable[[cl.CommandQueue, "list[cl.Event] | None"], cl.Event]
@@ -250,8 +251,11 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Alloc
     its event. It runs under the place's lock and must not call ``launch`` itself.
     ``reads``/``writes`` are the Allocations the command reads and writes (zero-size ones
     are ignored); ``stream`` defaults to this thread's current stream of ``place``.
-    Returns the entry ``(stream, seq, event)`` that :func:`wait` takes.
+    Returns the entry ``(stream, seq, event)`` that :func:`wait` takes. While a capture is active
+    (``da.jit`` tracing) a command given as a closure cannot be recorded: TraceError.
     """
+    if capturing() is not None:
+        raise refuse(name)
     if stream is None:
         s = current_stream(place)
     else:
@@ -319,6 +323,24 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Alloc
     return entry
 
 
+def launch_kernel(name: str, kernel: cl.Kernel, args: Sequence[Any], gsize: tuple[int, ...],
+                  lsize: tuple[int, ...] | None, *, place: CLPlace, reads: Sequence[Allocation] = (),
+                  writes: Sequence[Allocation] = (), nbytes: int = 0) -> Entry | None:
+    """Launch ``kernel(*args)`` over ``gsize`` work-items in groups of ``lsize`` through :func:`launch`;
+    while capturing, record it instead (returns None then): the form of every kernel ``da.jit``
+    can replay."""
+    rec = capturing()
+    if rec is not None:
+        rec.steps.append(Step(name, kernel, list(args), gsize, lsize, tuple(reads), tuple(writes)))
+        return None
+
+    def enqueue(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
+        kernel.set_args(*args)
+        return cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize, wait_for=wait_for)
+
+    return launch(name, enqueue, place=place, reads=reads, writes=writes, nbytes=nbytes)
+
+
 def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: CLPlace,
                 reads: Sequence[Allocation] = (), writes: Sequence[Allocation] = (),
                 stream: Stream | None = None, nbytes: int = 0) -> Entry:
@@ -366,6 +388,8 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
     It runs under the place's lock, so no command touching these allocations is enqueued
     meanwhile; afterwards nothing is pending on what it wrote.
     """
+    if capturing() is not None:
+        raise refuse(name)
     lock = runtime(place).lock
     while True:
         if not _settled(reads, writes):
