@@ -108,7 +108,8 @@ def test_chain_fuses_into_one_launch():
     chain(x, y)
     with da.profile() as p:
         r = chain(x, y)
-    assert [e.name for e in p.launches if e.name != "bounds_guard"] == ["chain"]  # the whole program is one scheduler command
+    # the whole program is one scheduler command
+    assert [e.name for e in p.launches if e.name != "bounds_guard"] == ["chain"]
     assert len(next(iter(chain._cache.values())).runs) == 1  # of one kernel
     assert "1 launches" in chain.explain(x, y)
     want = x
