@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import jit
 from .._array import DArray
 from .._convert import asarray, astype
 from ..ops import reduction as R
@@ -214,3 +215,16 @@ class csr_matrix(SparseMatrix):
 
 
 FORMATS["csr"] = csr_matrix
+
+
+def _flatten(m: csr_matrix) -> tuple[tuple[DArray, ...], Any]:
+    return (m.data, m.indices, m.indptr), (m.shape, m.has_canonical_format, m._row_stats())
+
+
+def _unflatten(aux: Any, arrays: tuple[DArray, ...]) -> csr_matrix:
+    out = csr_matrix.trusted(*arrays, aux[0], aux[1])
+    out._stats = aux[2]  # known before a trace: the products plan with them
+    return out
+
+
+jit.register(csr_matrix, _flatten, _unflatten)  # da.jit takes and returns CSR matrices
