@@ -222,7 +222,8 @@ def _flatten(m: csr_matrix) -> tuple[tuple[DArray, ...], Any]:
 
 
 def _unflatten(aux: Any, arrays: tuple[DArray, ...]) -> csr_matrix:
-    out = csr_matrix.trusted(*arrays, aux[0], aux[1])
+    data, indices, indptr = arrays
+    out = csr_matrix.trusted(data, indices, indptr, aux[0], aux[1])
     out._stats = aux[2]  # known before a trace: the products plan with them
     return out
 
