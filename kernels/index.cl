@@ -14,7 +14,8 @@
  *       sets flag[flag_o] = 1 instead (one index array on a 1-d view: no offsets pass).
  *   scatter(__global T *dst, long dst_o, __global const long *off, long off_o,
  *           __global const T *val, long val_o, long n, long ch)
- *       dst[off[i]] = val[i] (offsets checked before the launch; repeated ones: one value lands).
+ *       dst[off[i]] = val[i] (offsets checked before the launch, except in a da.jit trace: an offset of -1
+ *       writes nothing; repeated ones: one value lands).
  *   count_chunks(__global const uchar *mask, long mask_o, __global long *counts, long counts_o, long n, long ch)
  *       counts[g] = the number of set elements of the mask in chunk g.
  *   compact_values(__global const uchar *mask, long mask_o, __global const long *ends, long ends_o,
@@ -52,7 +53,10 @@ __kernel void gather_index(__global const T *src, long src_o, __global const lon
 __kernel void scatter(__global T *dst, long dst_o, __global const long *off, long off_o,
                       __global const T *val, long val_o, long n, long ch) {
     RANGE
-    for (long i = start; i < end; i++) dst[dst_o + off[off_o + i]] = val[val_o + i];
+    for (long i = start; i < end; i++) {
+        long k = off[off_o + i];
+        if (k >= 0) dst[dst_o + k] = val[val_o + i];
+    }
 }
 
 __kernel void count_chunks(__global const uchar *mask, long mask_o, __global long *counts, long counts_o,

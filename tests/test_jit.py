@@ -174,11 +174,62 @@ def test_host_reads_raise_naming_the_line(body):
     assert ok(x).get().tolist() == [1.0, 0.0, 3.0]
 
 
-def test_random_draws_are_refused():
-    rng = da.random.default_rng(0)
-    f = da.jit(lambda x: x + rng.random(x.shape))
-    with pytest.raises(da.TraceError, match="random"):
-        f(da.ones(3))
+def test_random_draws_continue_the_stream():
+    def body(x, rng):
+        return x + rng.random(x.shape, dtype=np.float32), rng.standard_normal(3), rng.poisson(3.0, 4)
+
+    jitted, plain = da.random.default_rng(7), da.random.default_rng(7)
+    f = da.jit(body)
+    x = da.zeros(5, dtype=np.float32)
+    for _ in range(3):  # each replay draws the next numbers, as each unjitted call does
+        for g, w in zip(f(x, jitted), body(x, plain)):
+            same_bits(g, w)
+        assert jitted.counter == plain.counter
+    assert f.traces == 1
+
+
+@pytest.mark.parametrize("name", ["take", "fancy", "scatter", "put", "cumsum", "sort", "argsort", "take_along",
+                                  "concat", "percentile", "einsum", "fft"])
+def test_ops_with_device_forms_are_traced(name):
+    body = {
+        "take": lambda x, i: da.take(x, i, axis=1),
+        "fancy": lambda x, i: x[::-1, i],
+        "scatter": lambda x, i: (x.__setitem__((slice(None), i), -1.0), x * 2)[1],
+        "put": lambda x, i: (da.put(x, i, 7.0), x)[1],
+        "cumsum": lambda x, i: da.cumsum(x.T, axis=1),
+        "sort": lambda x, i: da.sort(x, axis=0),
+        "argsort": lambda x, i: da.argsort(x, axis=1, stable=True),
+        "take_along": lambda x, i: da.take_along_axis(x, da.argsort(x, axis=1, stable=True), axis=1),
+        "concat": lambda x, i: da.concatenate([x, x[:, ::2]], axis=1),
+        "percentile": lambda x, i: da.percentile(x, [10, 50], axis=1),
+        "einsum": lambda x, i: da.einsum("ij,kj->ik", x, x),
+        "fft": lambda x, i: da.fft.fft(x),
+    }[name]
+    if name == "fft":
+        pytest.importorskip("pyvkfft")
+    rng = np.random.default_rng(3)
+    xh, ih = rng.standard_normal((6, 10)).astype(np.float32), rng.integers(-10, 10, 4)
+    want = body(da.asarray(xh), da.asarray(ih))
+    f = da.jit(body)
+    for _ in range(2):
+        got = f(da.asarray(xh), da.asarray(ih))
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6, atol=1e-6)
+
+
+def test_indices_out_of_bounds_are_not_checked_in_a_trace():
+    g = da.jit(lambda x, i: x[i])
+    x, i = da.arange(4, dtype=np.float32), da.asarray([1, 9, -1])
+    with pytest.raises(IndexError):
+        x[i]
+    assert g(x, i).get().tolist() == [1.0, 0.0, 3.0]  # a gather reads 0 there
+    s = da.jit(lambda x, i: x.__setitem__(i, 5.0))
+    s(x, i)
+    assert x.get().tolist() == [0.0, 5.0, 2.0, 5.0]  # a scatter skips it
+
+
+def test_bincount_size_depends_on_data():
+    with pytest.raises(da.TraceError, match="bincount"):
+        da.jit(lambda i: da.bincount(i))(da.asarray([1, 2]))
 
 
 # -- inputs, outputs, constants ------------------------------------------------------------------

@@ -19,6 +19,7 @@ import functools
 import math
 import threading
 import time
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, cast
 
@@ -91,7 +92,8 @@ def plan(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype, axes: tuple[in
     else:
         raise RuntimeError(f"darray fft: VkFFT built a wrong plan {BUILDS} times ({what}) on {place}")
     record_compile(what, time.perf_counter() - t0, False)
-    found = Plan(app, allocate(place, 1) if app.tmp_buffer_nbytes else None)
+    with sched.suspended():  # the token outlives a da.jit trace that builds the plan
+        found = Plan(app, allocate(place, 1) if app.tmp_buffer_nbytes else None)
     with _lock:
         _plans[key] = found
         _plans.move_to_end(key)
@@ -171,12 +173,14 @@ class Operand:
 
     __slots__ = ("data", "shape", "dtype", "size", "strides")
 
-    def __init__(self, x: DArray) -> None:
+    def __init__(self, x: DArray, base: Any = None) -> None:
         """Over ``x``'s bytes (``x`` passed :func:`aligned`): its buffer, or a sub-buffer where
-        ``x`` does not start it."""
+        ``x`` does not start it; ``base``: a buffer starting where x's allocation starts (a
+        ``da.jit`` replay's), in place of the allocation's own."""
         alloc = x._alloc
-        start = alloc.offset + x._dim.offset * x.dtype.itemsize
-        self.data = alloc.buffer if start == 0 else alloc.buffer.get_sub_region(start, x.nbytes)
+        start = x._dim.offset * x.dtype.itemsize + (0 if base is not None else alloc.offset)
+        buffer = alloc.buffer if base is None else base
+        self.data = buffer if start == 0 else buffer.get_sub_region(start, x.nbytes)
         self.shape, self.dtype, self.size, self.strides = x.shape, x.dtype, x.size, x.strides
 
 
@@ -185,10 +189,14 @@ def run(plan: Plan, src: DArray, dst: DArray, *, inverse: bool, name: str, clobb
     ``clobbers``: VkFFT overwrites ``src`` too (its c2r does)."""
     app = plan.app
 
-    def call(queue: Any) -> None:
+    def call(queue: Any, bases: Sequence[Any] = (None, None)) -> None:
         app.queue = queue  # the stream's queue (pyvkfft warns when it is not the app's)
-        (app.ifft if inverse else app.fft)(Operand(src), Operand(dst), queue=queue)
+        (app.ifft if inverse else app.fft)(Operand(src, bases[0]), Operand(dst, bases[1]), queue=queue)
 
     writes = [dst._data()] + [src._data()] * clobbers + [plan.token] * (plan.token is not None)
+    rec = sched.capturing()
+    if rec is not None:  # a da.jit trace: the call is replayed over the bound buffers
+        rec.library(name, call, [src._alloc, dst._alloc], reads=[src._alloc], writes=writes)
+        return
     sched.launch_call(name, call, place=cast(CLPlace, src.place), reads=[src._data()], writes=writes,
                       nbytes=src.nbytes + dst.nbytes)

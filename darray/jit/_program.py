@@ -30,7 +30,7 @@ from .._array import DArray
 from ..alloc import allocate, region
 from ..dim import Dim
 from ..place import CLPlace
-from ..sched import Recorder, Slot, Step
+from ..sched import Dynamic, Recorder, Slot, Step
 from . import _tree
 
 ALIGN = 512  # bytes: arena slots start at multiples of this (at least the devices' base address alignment)
@@ -47,6 +47,8 @@ class _Run:
     lsize: tuple[int, ...] | None
     binds: list[tuple[int, int]]
     data: np.ndarray | None = None   # a constant copied into slot ``binds[0][1]``
+    call: Callable[[Any, list[Any]], None] | None = None  # a library call over ``args`` (buffers)
+    dynamic: list[tuple[int, Dynamic]] | None = None  # arguments computed at each replay
 
 
 @dataclass(eq=False)
@@ -77,8 +79,9 @@ class Program:
                  f"{len(self.inputs)} inputs ({len(self.written)} updated in place), {len(self.outputs)} outputs, "
                  f"arena {self.arena_bytes} bytes for {len(self.arena_slots)} intermediates"]
         for k, r in enumerate(self.runs):
-            lines.append(f"  {k}: {r.name}" + (f" over {r.gsize}" if r.kernel is not None else
-                                               f" ({r.data.nbytes if r.data is not None else 0} constant bytes)"))
+            what = f" over {r.gsize}" if r.kernel is not None else " (library call)" if r.call is not None \
+                else f" ({r.data.nbytes if r.data is not None else 0} constant bytes)"
+            lines.append(f"  {k}: {r.name}{what}")
         for s, off, n in self.arena_slots:
             lines.append(f"  slot {s}: {n} bytes at arena offset {off}")
         return "\n".join(lines)
@@ -166,10 +169,11 @@ def _runs(steps: Sequence[Step], in_group: dict[int, int]) -> tuple[list[_Run], 
                 ext_w[id(a)] = a
             elif type(a) is Slot and a.index in in_group:
                 written.add(in_group[a.index])
-        if st.kernel is None:
+        if st.data is not None:
             binds = [(0, st.writes[0].index)]
-        args = [None if type(a) is Slot else a for a in st.args]
-        runs.append(_Run(st.name, st.kernel, args, st.gsize, st.lsize, binds, st.data))
+        args = [None if type(a) is Slot else region(a) if st.call is not None else a for a in st.args]
+        dynamic = [(i, a) for i, a in enumerate(st.args) if type(a) is Dynamic] or None
+        runs.append(_Run(st.name, st.kernel, args, st.gsize, st.lsize, binds, st.data, st.call, dynamic))
     return runs, first, last, [a for i, a in ext_r.items() if i not in ext_w], list(ext_w.values()), written
 
 
@@ -224,10 +228,20 @@ def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]
         for r in runs:
             if r.data is not None:
                 ev = cl.enqueue_copy(queue, table[r.binds[0][1]], r.data, wait_for=wait_for, is_blocking=False)
+                wait_for = None
+                continue
+            args = r.args
+            for i, s in r.binds:
+                args[i] = table[s]
+            if r.dynamic:
+                for i, d in r.dynamic:
+                    args[i] = d.value()
+            if r.call is not None:  # as sched.launch_call: a barrier before, a marker after
+                if wait_for:
+                    cl.enqueue_barrier(queue, wait_for=wait_for)
+                r.call(queue, args)
+                ev = cl.enqueue_marker(queue)
             else:
-                args = r.args
-                for i, s in r.binds:
-                    args[i] = table[s]
                 r.kernel.set_args(*args)
                 ev = cl.enqueue_nd_range_kernel(queue, r.kernel, r.gsize, r.lsize, wait_for=wait_for)
             wait_for = None

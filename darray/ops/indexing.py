@@ -28,7 +28,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .. import dtypes as _dt
-from .. import lazy
+from .. import lazy, sched
 from .._array import DArray
 from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
 from ..dim import MAX_RANK, broadcast_shapes, normalize_axis
@@ -202,9 +202,15 @@ def _offsets(view: DArray, indices: list[tuple[int, int, DArray]], *, check: boo
                 (1,) * pos + (view.shape[d],) + (1,) * (len(shape) - pos - 1)) * view._dim.strides[d]
     offsets = E.where(bad, -1, total)
     assert offsets.shape == shape, (offsets.shape, shape)
-    if check or not offsets.size:
+    if (check or not offsets.size) and _checked():
         _check(view, indices, offsets)
     return offsets
+
+
+def _checked() -> bool:
+    """Whether indices are bounds-checked: not inside a ``da.jit`` trace (NumPy's IndexError needs a
+    read back; there a gather reads 0 at an index out of bounds and a scatter skips it)."""
+    return sched.capturing() is None
 
 
 def _check(view: DArray, indices: list[tuple[int, int, DArray]], offsets: DArray) -> None:
@@ -252,7 +258,7 @@ def _gather(name: str, view: DArray, shape: tuple[int, ...], args: list[Any], re
     _launch(name, place, view.dtype.itemsize, out.size,
             [src.buffer, src_o + np.int64(start), *args, dst.buffer, dst_o, fl.buffer, fl_o],
             reads=[src, *reads], writes=[dst, fl])
-    return out if not flag.item() else None
+    return out if not _checked() or not flag.item() else None
 
 
 def _base(x: DArray) -> tuple[Any, np.int64]:
@@ -484,7 +490,7 @@ def put(x: DArray, indices: Any, values: Any, /) -> None:
     n = x.size
     flat = E.where(idx < 0, idx + n, idx)
     bad = (idx < -n) | (idx >= n)
-    if bool(R.any(bad)):
+    if _checked() and bool(R.any(bad)):
         first = idx.get()[bad.get()][0]
         raise IndexError(f"darray put: index {first} is out of bounds for size {n}")
     inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]

@@ -3,6 +3,8 @@ distributions of one variable (those are ``_distributions``' table; the multivar
 ``_multivariate``'s)."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,11 +81,10 @@ class Generator(Distributions, Multivariate):
     def _draw(self, kind: str, shape: tuple[int, ...], dtype: np.dtype, place: Place, out: DArray | None = None,
               **bounds: int) -> DArray:
         """The draw ``kind`` into a new array, or into ``out`` (straight, when C-contiguous)."""
-        _no_trace()
         size = int(np.prod(shape, dtype=np.int64))
         direct = out if out is None or out._dim.is_c_contiguous else None
-        drawn = draw(kind, self.key, self.counter, shape, dtype, place, out=direct, **bounds)
-        self.counter = (self.counter + blocks(kind, size)) % 2**64
+        drawn = self._drawing(blocks(kind, size),
+                              lambda base: draw(kind, self.key, base, shape, dtype, place, out=direct, **bounds))
         if out is not None and direct is None:
             out[...] = drawn
         return drawn if out is None else out
@@ -91,10 +92,24 @@ class Generator(Distributions, Multivariate):
     def _sample(self, kind: str, params: tuple[Number, ...], shape: tuple[int, ...], dtype: np.dtype,
                 place: Place) -> DArray:
         """A draw of the sampler ``kind`` (``_samplers.KINDS``) with checked ``params``."""
-        _no_trace()
-        drawn = sample(kind, self.key, self.counter, params, shape, dtype, place)
-        self.counter = (self.counter + counters(kind, int(np.prod(shape, dtype=np.int64)))) % 2**64
+        return self._drawing(counters(kind, int(np.prod(shape, dtype=np.int64))),
+                             lambda base: sample(kind, self.key, base, params, shape, dtype, place))
+
+    def _drawing(self, n: int, make: Callable[[Any], DArray]) -> DArray:
+        """``make(base)``, a draw of ``n`` counters from counter ``base``, then the counter advanced.
+        In a ``da.jit`` trace, base is a value each replay takes from the counter (advancing it
+        then), so jitted draws continue the generator's stream as unjitted ones do."""
+        if sched.capturing() is not None:
+            return make(sched.Dynamic(functools.partial(self._advance, n)))
+        drawn = make(self.counter)
+        self._advance(n)
         return drawn
+
+    def _advance(self, n: int) -> np.uint64:
+        """The counter, then advanced by ``n``."""
+        base = self.counter
+        self.counter = (base + n) % 2**64
+        return np.uint64(base)
 
     def spawn(self, n_children: int) -> list[Generator]:
         """``n_children`` independent generators (keys from ``SeedSequence.spawn``).
@@ -257,13 +272,6 @@ class Generator(Distributions, Multivariate):
             return idx
         picked = take(pop, idx.reshape(-1), axis=ax)
         return picked.reshape(pop.shape[:ax] + shape + pop.shape[ax + 1:])
-
-
-def _no_trace() -> None:
-    """Random draws are not replayed by ``da.jit`` (its programs would repeat one draw's counters)."""
-    if sched.capturing() is not None:
-        raise sched.refuse("random draws are not captured", "Draw outside the jitted function and pass the "
-                           "values in")
 
 
 def _axis(axis: Any, ndim: int, op: str) -> int:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import decimal
 import functools
 import math
+from typing import Any
 
 import numpy as np
 import pyopencl as cl
 
 from .. import dtypes as _dt
-from .. import lazy
+from .. import lazy, sched
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..lazy import execute
@@ -203,6 +204,12 @@ def options(place: CLPlace, ctype: str = "long") -> str:
                      _build_constants("float32"), *(["-cl-fp32-correctly-rounded-divide-sqrt"] if exact else [])])
 
 
+def counter_arg(base: Any) -> Any:
+    """A draw's counter ``base`` as the kernels take it (a ``da.jit`` replay's ``sched.Dynamic``
+    as it is: the replay computes it)."""
+    return base if isinstance(base, sched.Dynamic) else np.uint64(base % 2**64)
+
+
 def draw(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...], dtype: np.dtype, place: Place, *,
          low: int = 0, rng: int = 0, out: DArray | None = None) -> DArray:
     """An array of ``shape`` filled by the draw ``kind`` from (key, base) on ``place``: a fresh one,
@@ -232,7 +239,7 @@ def _draw_cl(kind: str, key: tuple[int, int], base: int, shape: tuple[int, ...],
     if size:
         alloc, offset = origin(out)
         lazy.before_write(alloc)  # pending graphs that read out run first
-        args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base)]
+        args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), counter_arg(base)]
         if kind == "integers":
             args += [np.uint64(low % 2**64), np.uint64(rng)]
         ctype = _dt.ctype(dtype) if kind == "integers" else "long"

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import sched
 from .._array import DArray
 from .._convert import empty, from_numpy
 from ..lazy import execute
@@ -27,7 +28,7 @@ from ..ops.manipulation import broadcast_to
 from ..place import CLPlace, Place, runtime
 from . import _host_discrete as HD
 from . import _host_samplers as H
-from ._philox import options
+from ._philox import counter_arg, options
 
 # kind -> its NumPy mirror (``_host_samplers``, ``_host_discrete``), in the interface's order
 SAMPLERS: dict[str, Callable[..., np.ndarray]] = {
@@ -95,6 +96,9 @@ def _sample_cl(kind: str, key: tuple[int, int], base: int, params: tuple[Param, 
     """:func:`sample` in one launch of ``kernels/samplers.cl`` (arguments as :func:`_sample_cpu`'s);
     NumPy's numbers copied to the device where it has no float64."""
     if _without_fp64(place):
+        if sched.capturing() is not None:
+            raise sched.refuse("this draw runs on the host on a device without float64",
+                               "Draw outside the jitted function and pass the values in")
         return from_numpy(host_sample(kind, key, base, params, shape, dtype), place)
     out = empty(shape, dtype, place)
     if not size:
@@ -115,7 +119,7 @@ def _sample_cl(kind: str, key: tuple[int, int], base: int, params: tuple[Param, 
     alloc, offset = origin(out)
     groups = -(-size // 8)
     ch = execute.CHUNK.get(execute.form(place), 1)
-    args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), np.uint64(base % 2**64),
+    args = [alloc.buffer, offset, np.int64(size), np.uint32(key[0]), np.uint32(key[1]), counter_arg(base),
             *slots, np.int64(groups), np.int64(ch)]
     run(kind, kernel, args, -(-groups // ch), place, reads=reads, writes=[alloc], nbytes=out.nbytes)
     return out

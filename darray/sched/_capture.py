@@ -13,7 +13,7 @@ from __future__ import annotations
 import linecache
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
@@ -45,10 +45,21 @@ class Slot:
         return f"Slot({self.index}, {self.nbytes} bytes)"
 
 
+class Dynamic:
+    """A kernel argument that a replay computes, by calling ``value()`` as it reaches its step
+    (a random draw's counter: each replay continues the generator's stream)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Callable[[], Any]) -> None:
+        self.value = value
+
+
 @dataclass(eq=False)
 class Step:
-    """One recorded command: a kernel launch (``kernel`` with ``args``, sizes ``gsize``/``lsize``)
-    or, ``kernel`` None, a copy of the constant bytes ``data`` into ``writes[0]``."""
+    """One recorded command: a kernel launch (``kernel`` with ``args``, sizes ``gsize``/``lsize``),
+    a copy of the constant bytes ``data`` into ``writes[0]``, or a library ``call(queue, buffers)``
+    whose ``args`` are allocations, passed to it as buffers starting where they start."""
 
     name: str
     kernel: Any
@@ -58,6 +69,7 @@ class Step:
     reads: Sequence[Any]
     writes: Sequence[Any]
     data: np.ndarray | None = None
+    call: Callable[[Any, list[Any]], None] | None = None
 
 
 @dataclass(eq=False)
@@ -77,6 +89,12 @@ class Recorder:
         """A host->device copy of ``host`` (a constant of the traced code) into ``alloc``."""
         data = np.array(host, copy=True).reshape(-1).view(np.uint8)
         self.steps.append(Step("host_to_device", None, [], (), None, (), (alloc,), data))
+
+    def library(self, name: str, call: Callable[[Any, list[Any]], None], allocs: Sequence[Any], *,
+                reads: Sequence[Any], writes: Sequence[Any]) -> None:
+        """A library call (pyvkfft) that enqueues its work on the queue it is given, over the
+        buffers of ``allocs``: ``call(queue, buffers)``."""
+        self.steps.append(Step(name, None, list(allocs), (), None, tuple(reads), tuple(writes), call=call))
 
 
 def capturing() -> Recorder | None:
