@@ -38,17 +38,20 @@ ALIGN = 512  # bytes: arena slots start at multiples of this (at least the devic
 
 @dataclass(eq=False)
 class _Run:
-    """A step as replayed: ``binds`` are (argument index, slot index) pairs set per call."""
+    """A step as replayed. A kernel step has a kernel object of its own (``kernel``) whose
+    arguments are set in advance, but ``binds``, (argument index, slot index) pairs set per call
+    (inputs and outputs), and ``dynamic`` ones; ``fixed`` binds (arena slots) are set once."""
 
     name: str
     kernel: Any
-    args: list[Any]
+    args: list[Any]                  # as recorded (keeps what the kernel's arguments refer to alive)
     gsize: tuple[int, ...]
     lsize: tuple[int, ...] | None
     binds: list[tuple[int, int]]
     data: np.ndarray | None = None   # a constant copied into slot ``binds[0][1]``
     call: Callable[[Any, list[Any]], None] | None = None  # a library call over ``args`` (buffers)
     dynamic: list[tuple[int, Dynamic]] | None = None  # arguments computed at each replay
+    fixed: list[tuple[int, int]] | None = None
 
 
 @dataclass(eq=False)
@@ -131,11 +134,28 @@ def _plan(name: str, place: CLPlace, rec: Recorder, inputs: list[Slot], stand: l
     runs, first, last, ext_r, ext_w, written = _runs(rec.steps, in_group)
     arena = {s.index: s.nbytes for s in rec.slots if s.index not in in_group and s.index not in outputs}
     placed, total = _place(arena, first, last)
+    for r in runs:
+        if r.data is None:
+            r.fixed = [(i, s) for i, s in r.binds if s in placed]
+            r.binds = [(i, s) for i, s in r.binds if s not in placed]
     sizes = {s.index: s.nbytes for s in rec.slots}
-    return Program(name, place, runs, len(rec.slots), [s.index for s in inputs], sorted(written),
-                   [(s, sizes[s]) for s in sorted(outputs, key=outputs.__getitem__)],
-                   [(s, off, arena[s]) for s, off in placed.items()], total, results, out_spec, rebinds,
-                   ext_r, ext_w, [r.name for r in runs])
+    p = Program(name, place, runs, len(rec.slots), [s.index for s in inputs], sorted(written),
+                [(s, sizes[s]) for s in sorted(outputs, key=outputs.__getitem__)],
+                [(s, off, arena[s]) for s, off in placed.items()], total, results, out_spec, rebinds,
+                ext_r, ext_w, [r.name for r in runs])
+    p.fixed = _fixed(p)
+    return p
+
+
+def _clone(st: Step) -> cl.Kernel:
+    """A kernel object of the step's own with every argument set but slots and dynamic values
+    (converted to the kernel's scalar dtypes where it was given them)."""
+    k = cl.Kernel(st.kernel.program, st.kernel.function_name)
+    for i, a in enumerate(st.args):
+        if type(a) is not Slot and type(a) is not Dynamic:
+            dt = st.dtypes[i] if st.dtypes else None
+            k.set_arg(i, a if dt is None or a is None else np.dtype(dt).type(a))
+    return k
 
 
 def _runs(steps: Sequence[Step], in_group: dict[int, int]) -> tuple[list[_Run], dict[int, int], dict[int, int],
@@ -173,7 +193,8 @@ def _runs(steps: Sequence[Step], in_group: dict[int, int]) -> tuple[list[_Run], 
             binds = [(0, st.writes[0].index)]
         args = [None if type(a) is Slot else region(a) if st.call is not None else a for a in st.args]
         dynamic = [(i, a) for i, a in enumerate(st.args) if type(a) is Dynamic] or None
-        runs.append(_Run(st.name, st.kernel, args, st.gsize, st.lsize, binds, st.data, st.call, dynamic))
+        kernel = _clone(st) if st.kernel is not None else None
+        runs.append(_Run(st.name, kernel, args, st.gsize, st.lsize, binds, st.data, st.call, dynamic))
     return runs, first, last, [a for i, a in ext_r.items() if i not in ext_w], list(ext_w.values()), written
 
 
@@ -198,19 +219,25 @@ def _place(sizes: dict[int, int], first: dict[int, int], last: dict[int, int]) -
 
 # -- replay ---------------------------------------------------------------------------------------
 def _fixed(p: Program) -> list[Any]:
-    """The arena (allocated once per program) and the buffer of each of its slots."""
+    """The arena (allocated once per program), the buffer of each of its slots, set as the
+    arguments of the kernels that take them."""
     table: list[Any] = [None] * p.nslots
     if p.arena_bytes:
         p.arena = allocate(p.place, p.arena_bytes)
         for s, off, n in p.arena_slots:
             table[s] = region(p.arena, off, n)
+    for r in p.runs:
+        for i, s in r.fixed or ():
+            if r.kernel is not None:
+                r.kernel.set_arg(i, table[s])
+            else:
+                r.args[i] = table[s]
     return table
 
 
 def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]:
     """Run ``p`` on the caller's arrays; the result leaves (new DArrays, inputs, constants)."""
-    if p.fixed is None:
-        p.fixed = _fixed(p)
+    assert p.fixed is not None  # set by _plan
     table = list(p.fixed)
     ins: list[Any] = [None] * len(p.inputs)
     for x, g in zip(leaves, groups):
@@ -230,20 +257,23 @@ def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]
                 ev = cl.enqueue_copy(queue, table[r.binds[0][1]], r.data, wait_for=wait_for, is_blocking=False)
                 wait_for = None
                 continue
-            args = r.args
-            for i, s in r.binds:
-                args[i] = table[s]
-            if r.dynamic:
-                for i, d in r.dynamic:
-                    args[i] = d.value()
-            if r.call is not None:  # as sched.launch_call: a barrier before, a marker after
+            k = r.kernel
+            if k is None:  # a library call, as sched.launch_call: a barrier before, a marker after
+                args = r.args
+                for i, s in r.binds:
+                    args[i] = table[s]
                 if wait_for:
                     cl.enqueue_barrier(queue, wait_for=wait_for)
+                assert r.call is not None  # a step is a copy, a call or a kernel
                 r.call(queue, args)
                 ev = cl.enqueue_marker(queue)
             else:
-                r.kernel.set_args(*args)
-                ev = cl.enqueue_nd_range_kernel(queue, r.kernel, r.gsize, r.lsize, wait_for=wait_for)
+                for i, s in r.binds:
+                    k.set_arg(i, table[s])
+                if r.dynamic:
+                    for i, d in r.dynamic:
+                        k.set_arg(i, d.value())
+                ev = cl.enqueue_nd_range_kernel(queue, k, r.gsize, r.lsize, wait_for=wait_for)
             wait_for = None
         assert ev is not None  # a program with no steps is not launched
         return ev

@@ -95,7 +95,8 @@ class Prepared:
     tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``); the work-group
     size is read at each launch, except a tree reduction's (``group``: its local arrays' size)."""
 
-    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group")
+    __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group",
+                 "dtypes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
         if work is None:
@@ -110,6 +111,7 @@ class Prepared:
         self.work = work
         self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
+        self.dtypes = [dt for _, _, dt in params(plan.spec)]
         self.args = arguments(plan, extra)
         self.nviews = len(plan.views)
         for k in range(self.nviews):
@@ -126,7 +128,7 @@ class Prepared:
         assert kernel is not None  # a plan with nothing to compute is never cached nor launched
         nout = self.nout
         sched.launch_kernel(name, kernel, args, (-(-self.work // local) * local,), (local,), place=place,
-                            reads=allocs[nout:], writes=allocs[:nout], nbytes=self.nbytes)
+                            reads=allocs[nout:], writes=allocs[:nout], nbytes=self.nbytes, dtypes=self.dtypes)
 
 
 _prepared: dict[tuple, Prepared | None] = {}  # (place, trace key, layout, targets) -> Prepared; None: over budget

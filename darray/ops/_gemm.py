@@ -171,7 +171,7 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
                 aa.buffer, aa.offset // dtype.itemsize + ao, ad.strides[-2], ad.strides[-1],
                 ba.buffer, ba.offset // dtype.itemsize + bo, bd.strides[-2], bd.strides[-1], *fixed]
         sched.launch_kernel("gemm", kern, args, (gx, gy, nb0 * nb1), (lx, ly, 1), place=place, reads=[aa, ba],
-                            writes=[ca], nbytes=nbytes)
+                            writes=[ca], nbytes=nbytes, dtypes=_ARGS)
 
 
 # -- host path ------------------------------------------------------------------------------

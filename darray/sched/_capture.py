@@ -70,6 +70,7 @@ class Step:
     writes: Sequence[Any]
     data: np.ndarray | None = None
     call: Callable[[Any, list[Any]], None] | None = None
+    dtypes: Sequence[Any] | None = None  # see ``launch_kernel``
 
 
 @dataclass(eq=False)

@@ -325,13 +325,15 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Alloc
 
 def launch_kernel(name: str, kernel: cl.Kernel, args: Sequence[Any], gsize: tuple[int, ...],
                   lsize: tuple[int, ...] | None, *, place: CLPlace, reads: Sequence[Allocation] = (),
-                  writes: Sequence[Allocation] = (), nbytes: int = 0) -> Entry | None:
+                  writes: Sequence[Allocation] = (), nbytes: int = 0,
+                  dtypes: Sequence[Any] | None = None) -> Entry | None:
     """Launch ``kernel(*args)`` over ``gsize`` work-items in groups of ``lsize`` through :func:`launch`;
     while capturing, record it instead (returns None then): the form of every kernel ``da.jit``
-    can replay."""
+    can replay. ``dtypes``: the scalar argument dtypes the kernel was given with
+    ``set_scalar_arg_dtypes`` (None: its scalar arguments are NumPy scalars already)."""
     rec = capturing()
     if rec is not None:
-        rec.steps.append(Step(name, kernel, list(args), gsize, lsize, tuple(reads), tuple(writes)))
+        rec.steps.append(Step(name, kernel, list(args), gsize, lsize, tuple(reads), tuple(writes), dtypes=dtypes))
         return None
 
     def enqueue(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
