@@ -178,8 +178,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> DArray:
     if a.shape[ia] != b.shape[ib]:
         raise ValueError(f"darray vecdot: shapes {_fmt(a.shape)} and {_fmt(b.shape)} differ along axis {axis} "
                          f"({a.shape[ia]} != {b.shape[ib]})")
-    a = a.transpose([i for i in range(a.ndim) if i != ia] + [ia])
-    b = b.transpose([i for i in range(b.ndim) if i != ib] + [ib])
+    if ia != a.ndim - 1:  # (a view: a pending operand would run first; on the last axis it fuses instead)
+        a = a.transpose([i for i in range(a.ndim) if i != ia] + [ia])
+    if ib != b.ndim - 1:
+        b = b.transpose([i for i in range(b.ndim) if i != ib] + [ib])
     dtype = _dt.result_type(a.dtype, b.dtype)
     if dtype.kind == "b":
         return R.any(E.apply("logical_and", a, b), axis=-1)
