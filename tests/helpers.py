@@ -98,3 +98,24 @@ def run_threads(work: Callable[[int], Any], n: int, timeout: float = 120) -> Non
         t.start()
     for t in threads:
         t.join(timeout)
+
+
+def in_threads(work: Callable[[int], None], n: int = 4) -> None:
+    """Run ``work(k)`` for k in range(n), each on its own thread; re-raise the first failure."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def run(k: int) -> None:
+        try:
+            work(k)
+        except BaseException as err:  # reported by the calling thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]

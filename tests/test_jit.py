@@ -2,10 +2,9 @@
 threads and the arena plan."""
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
+from helpers import in_threads
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -306,22 +305,13 @@ def test_concurrent_calls_from_threads():
     rng = np.random.default_rng(5)
     data = [(rng.random(300).astype(np.float32), rng.random(300).astype(np.float32)) for _ in range(4)]
     want = [f.fn(da.asarray(a), da.asarray(b)).get() for a, b in data]
-    errors: list[BaseException] = []
 
     def work(k: int) -> None:
-        try:
-            a, b = da.asarray(data[k][0]), da.asarray(data[k][1])
-            for _ in range(40):
-                np.testing.assert_array_equal(f(a, b).get(), want[k])
-        except BaseException as err:  # reported by the main thread
-            errors.append(err)
+        a, b = da.asarray(data[k][0]), da.asarray(data[k][1])
+        for _ in range(40):
+            np.testing.assert_array_equal(f(a, b).get(), want[k])
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors[0]
+    in_threads(work)
     assert f.traces == 1
 
 

@@ -5,11 +5,10 @@ forced by declaring every device's memory not host memory (``_transfer._unified`
 from __future__ import annotations
 
 import gc
-import threading
 
 import numpy as np
 import pytest
-from helpers import DEVICE_DTYPES
+from helpers import DEVICE_DTYPES, in_threads
 
 import darray as da
 from darray import _staging, _transfer
@@ -187,22 +186,13 @@ def test_unified_devices_are_not_staged(cl_place, monkeypatch):
 def test_threads(staged):
     host = np.arange(MiB // 2, dtype=np.int32)
     x = da.asarray(host, device=staged)
-    errors: list[BaseException] = []
 
     def work(i: int) -> None:
-        try:
-            for _ in range(10):
-                got = x[i:].get()
-                np.testing.assert_array_equal(got, host[i:])
-                del got
-        except BaseException as e:  # pragma: no cover - reported below
-            errors.append(e)
+        for _ in range(10):
+            got = x[i:].get()
+            np.testing.assert_array_equal(got, host[i:])
+            del got
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    in_threads(work)
     s = stats(staged)
     assert s["leased_bytes"] == 0 and s["free"] <= _staging.POOL_COUNT and s["created"] <= 4 + s["freed"]
