@@ -286,6 +286,16 @@ def test_pending_inputs_and_outputs_stay_lazy_safe():
     assert pending.get().tolist() == (np.arange(8) * 3).tolist()
 
 
+def test_eager_mode_and_unknown_static_names():
+    f = da.jit(lambda x, y: (x * 2 + y).sum())
+    x, y = da.arange(5, dtype=np.float32), da.ones(5, dtype=np.float32)
+    with da.lazy.eager():  # each op runs at once while tracing: the same launches, unfused
+        got = f(x, y)
+    same_bits(got, f.fn(x, y))
+    with pytest.raises(ValueError, match="static_argnames"):
+        da.jit(lambda x: x, static_argnames="k")
+
+
 def test_unhashable_static_argument():
     f = da.jit(lambda x, opts: x, static_argnames="opts")
     with pytest.raises(TypeError, match="not hashable"):

@@ -64,6 +64,11 @@ class Jitted:
         self.fn = fn
         self.static = frozenset(static_argnames)
         self.signature = inspect.signature(fn) if self.static else None
+        if self.signature is not None and not any(p.kind is p.VAR_KEYWORD for p in self.signature.parameters.values()):
+            unknown = sorted(self.static - self.signature.parameters.keys())
+            if unknown:
+                raise ValueError(f"darray.jit: static_argnames {unknown} are not parameters of "
+                                 f"{getattr(fn, '__name__', fn)}")
         self.maxsize = maxsize
         self.traces = self.hits = 0
         self._cache: OrderedDict[tuple, Program] = OrderedDict()

@@ -27,7 +27,7 @@ import pyopencl as cl
 
 from .. import lazy, sched
 from .._array import DArray
-from ..alloc import allocate, region
+from ..alloc import _guard, allocate, region
 from ..dim import Dim
 from ..place import CLPlace
 from ..sched import Dynamic, Recorder, Slot, Step
@@ -73,7 +73,7 @@ class Program:
     extern_reads: list[Any]            # allocations from outside the trace the steps read / write
     extern_writes: list[Any]
     kernels: list[str]
-    arena: Any = None
+    arena: list[Any] | None = None    # its allocation (one per slot under DARRAY_CHECK_BOUNDS)
     fixed: list[Any] | None = None     # the bound buffer of each slot that is the same every call
 
     def explain(self) -> str:
@@ -220,12 +220,17 @@ def _place(sizes: dict[int, int], first: dict[int, int], last: dict[int, int]) -
 # -- replay ---------------------------------------------------------------------------------------
 def _fixed(p: Program) -> list[Any]:
     """The arena (allocated once per program), the buffer of each of its slots, set as the
-    arguments of the kernels that take them."""
+    arguments of the kernels that take them. Under the bounds check (``alloc._guard``) each slot
+    is an allocation of its own, with guard bytes around it."""
     table: list[Any] = [None] * p.nslots
-    if p.arena_bytes:
-        p.arena = allocate(p.place, p.arena_bytes)
+    if _guard.ON:
+        p.arena = [allocate(p.place, n) for _, _, n in p.arena_slots]
+        for (s, _, _), a in zip(p.arena_slots, p.arena):
+            table[s] = region(a)
+    elif p.arena_bytes:
+        p.arena = [allocate(p.place, p.arena_bytes)]
         for s, off, n in p.arena_slots:
-            table[s] = region(p.arena, off, n)
+            table[s] = region(p.arena[0], off, n)
     for r in p.runs:
         for i, s in r.fixed or ():
             if r.kernel is not None:
@@ -282,8 +287,8 @@ def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]
         written = set(p.written)
         reads = [a for g, a in enumerate(ins) if g not in written and a.buffer is not None] + p.extern_reads
         writes = [a for a in outs if a.buffer is not None] + [ins[g] for g in written] + p.extern_writes
-        if p.arena is not None:
-            writes.append(p.arena)
+        if p.arena:
+            writes += p.arena
         sched.launch(p.name, enqueue, place=p.place, reads=reads, writes=writes)
     for i, k, dim in p.rebinds:
         leaves[i]._rebind(outs[k], dim)
