@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,6 +34,8 @@ from ._tree import register
 __all__ = ["jit", "Jitted", "TraceError", "register"]
 
 MAXSIZE = 64  # programs kept per jitted function (least recently used dropped first)
+_clock = itertools.count()  # when a program was last used
+_FLAT: dict[int, Any] = {}  # the structure of n positional arrays and no keywords, by n
 
 
 class _Static:
@@ -71,41 +73,52 @@ class Jitted:
                                  f"{getattr(fn, '__name__', fn)}")
         self.maxsize = maxsize
         self.traces = self.hits = 0
-        self._cache: OrderedDict[tuple, Program] = OrderedDict()
+        self._cache: dict[tuple, Program] = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fn)
 
     def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple, list[DArray], list[int], Any]:
+        if self.signature is None and not kwargs and all([type(a) is DArray for a in args]):
+            return self._flat_key(list(args))
         if self.signature is not None:
             bound = self.signature.bind(*args, **kwargs)
             for name in self.static & bound.arguments.keys():
                 bound.arguments[name] = _Static(bound.arguments[name])
             args, kwargs = bound.args, bound.kwargs
         leaves: list[DArray] = []
-        spec = _tree.flatten((args, kwargs), leaves)
+        return self._flat_key(leaves, _tree.flatten((args, kwargs), leaves))
+
+    def _flat_key(self, leaves: list[DArray], spec: Any = None) -> tuple[tuple, list[DArray], list[int], Any]:
+        """The key of arguments flattened to ``leaves`` with structure ``spec`` (None: the leaves
+        are the positional arguments themselves, the common case, made without a walk)."""
+        if spec is None:
+            spec = _FLAT.get(len(leaves)) or _FLAT.setdefault(len(leaves), _tree.flatten((tuple(leaves), {}), []))
         place = leaves[0]._place if leaves else current()
         ids: dict[int, int] = {}
         groups = []
         for x in leaves:
-            if x._place != place:
+            if x._place is not place and x._place != place:
                 return (), leaves, [], None
             groups.append(ids.setdefault(id(x._data()) if isinstance(place, CLPlace) else 0, len(ids)))
         key = (spec, tuple([(x._dtype, x._dim) for x in leaves]), tuple(groups), place)
         return key, leaves, groups, place
 
     def _program(self, key: tuple, leaves: list[DArray], groups: list[int], place: CLPlace) -> Program:
-        with self._lock:
-            p = self._cache.get(key)
-            if p is not None:
-                self._cache.move_to_end(key)
-                self.hits += 1
-                return p
-            p = trace(self.fn, getattr(self.fn, "__name__", "jit"), key[0], leaves, groups, place)
-            self.traces += 1
-            self._cache[key] = p
-            if len(self._cache) > self.maxsize:
-                self._cache.popitem(last=False)
-            return p
+        p = self._cache.get(key)
+        if p is None:
+            with self._lock:
+                p = self._cache.get(key)
+                if p is None:
+                    p = trace(self.fn, getattr(self.fn, "__name__", "jit"), key[0], leaves, groups, place)
+                    self.traces += 1
+                    if len(self._cache) >= self.maxsize:  # the least recently used goes
+                        del self._cache[min(self._cache, key=lambda k: self._cache[k].used)]
+                    self._cache[key] = p
+                    p.used = next(_clock)
+                    return p
+        self.hits += 1
+        p.used = next(_clock)
+        return p
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if sched.capturing() is not None:  # called inside another trace: part of that one

@@ -75,6 +75,7 @@ class Program:
     kernels: list[str]
     arena: list[Any] | None = None    # its allocation (one per slot under DARRAY_CHECK_BOUNDS)
     fixed: list[Any] | None = None     # the bound buffer of each slot that is the same every call
+    used: int = 0                      # when it last ran (the jitted function's cache drops the oldest)
 
     def explain(self) -> str:
         """The program as text: kernels in launch order, slots and the arena's bytes."""
