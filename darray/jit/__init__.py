@@ -147,11 +147,15 @@ class Jitted:
 
 def jit(fn: Callable[..., Any] | None = None, *, static_argnames: Sequence[str] | str = (),
         maxsize: int = MAXSIZE) -> Any:
-    """Trace ``fn`` once per key and replay its kernels on later calls (see the module docstring).
+    """Trace ``fn`` once per key and replay the kernels it launched on later calls.
 
-    ``static_argnames``: arguments passed as they are and keyed by value (any hashable object).
-    ``maxsize``: programs kept (LRU). Usable as ``@da.jit`` or ``@da.jit(static_argnames=...)``.
-    See also: jax.jit.
+    The key: the arguments' structure, each array's dtype, shape, strides, offset and place,
+    which arrays share memory, and the value of every other argument. ``static_argnames``:
+    arguments passed as they are, keyed by value (any hashable object). ``maxsize``: programs
+    kept (LRU). Usable as ``@da.jit`` or ``@da.jit(static_argnames=...)``; ``fn.explain(*args)``
+    prints the program. See also: jax.jit. Differs from JAX: Python scalars are static (a 0-d
+    array changes per call without a new trace); a body that needs a value on the host raises
+    ``darray.TraceError``; inside a trace, indices are not bounds-checked.
     """
     names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
     if fn is None:
