@@ -13,6 +13,11 @@ of the key by value; pass a 0-d array for a value that changes from call to call
 needs a value on the host inside the body (``float(x)``, ``if x > 0:``, a boolean mask whose
 size depends on the data, ``nonzero``, ``unique``) raises ``darray.TraceError`` naming the op and
 the line. Arrays on the ``cpu`` place (NumPy) are not traced: the function runs as it is.
+On devices whose memory is host memory, ops that would compute on the host (a large float
+matmul through NumPy's BLAS, a sort through NumPy) take their kernels in a trace: the same
+values, but a matmul's sums are then added in the kernel's order (equal to rounding, not bit
+for bit). Inside a trace indices are not bounds-checked (NumPy's IndexError needs a read
+back): a gather reads 0 at an index out of bounds, a scatter skips it.
 """
 from __future__ import annotations
 
