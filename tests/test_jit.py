@@ -354,3 +354,36 @@ def test_intermediates_share_the_arena():
     p = next(iter(f._cache.values()))
     assert p.arena_bytes < sum(n for _, _, n in p.arena_slots)  # dead intermediates' bytes reused
     same_bits(f(x, w), f.fn(x, w))
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_command_buffer_and_enqueue_loop_agree(recorded, monkeypatch):
+    """Programs of several kernels replay through a command buffer where the device has one
+    (cl_khr_command_buffer with mutable dispatch), else through the loop of enqueues."""
+    from darray.jit import _cmdbuf
+
+    if not recorded:
+        monkeypatch.setattr(_cmdbuf, "api", lambda device: None)
+
+    def body(x, w, rng):
+        for _ in range(3):
+            x = da.tanh(x @ w) + x.mean(axis=0)
+        return x + rng.random(x.shape, dtype=np.float32), x.sum()
+
+    rng = np.random.default_rng(9)
+    xh, wh = rng.standard_normal((8, 8)).astype(np.float32), rng.standard_normal((8, 8)).astype(np.float32)
+    f, g1, g2 = da.jit(body), da.random.default_rng(1), da.random.default_rng(1)
+
+    def work(k: int) -> None:
+        x, w = da.asarray(xh + k), da.asarray(wh)
+        for _ in range(3):
+            got, want = f(x, w, g1), body(x, w, g2) if k == 0 else None
+            if want is not None:
+                for a, b in zip(got, want):
+                    same_bits(a, b)
+            x = got[0]
+
+    work(0)
+    p = next(iter(f._cache.values()))
+    assert p.recorded == (recorded and _cmdbuf.api(da.place.runtime(p.place).device) is not None)
+    in_threads(lambda k: work(k + 1) if k else None, 3)  # other threads' streams record their own

@@ -29,9 +29,11 @@ from .. import lazy, sched
 from .._array import DArray
 from ..alloc import _guard, allocate, region
 from ..dim import Dim
-from ..place import CLPlace
+from ..errors import DeviceError
+from ..place import CLPlace, runtime
 from ..sched import Dynamic, Recorder, Slot, Step
-from . import _tree
+from . import _cmdbuf, _tree
+from ._cmdbuf import CommandBuffer
 
 ALIGN = 512  # bytes: arena slots start at multiples of this (at least the devices' base address alignment)
 
@@ -76,6 +78,8 @@ class Program:
     arena: list[Any] | None = None    # its allocation (one per slot under DARRAY_CHECK_BOUNDS)
     fixed: list[Any] | None = None     # the bound buffer of each slot that is the same every call
     used: int = 0                      # when it last ran (the jitted function's cache drops the oldest)
+    recorded: bool = False             # replays through command buffers (``_cmdbuf``), one per queue
+    buffers: dict[int, CommandBuffer] | None = None
 
     def explain(self) -> str:
         """The program as text: kernels in launch order, slots and the arena's bytes."""
@@ -145,6 +149,9 @@ def _plan(name: str, place: CLPlace, rec: Recorder, inputs: list[Slot], stand: l
                 [(s, off, arena[s]) for s, off in placed.items()], total, results, out_spec, rebinds,
                 ext_r, ext_w, [r.name for r in runs])
     p.fixed = _fixed(p)
+    p.recorded = len(runs) >= _cmdbuf.MIN_STEPS and all(r.kernel is not None for r in runs) \
+        and _cmdbuf.api(runtime(place).device) is not None
+    p.buffers = {}
     return p
 
 
@@ -241,6 +248,34 @@ def _fixed(p: Program) -> list[Any]:
     return table
 
 
+def _recorded(p: Program, table: list[Any], queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
+    """Run ``p`` through its command buffer for ``queue``, recorded on first use with this call's
+    arguments (when recording fails, the steps are enqueued one by one, from then on too)."""
+    assert p.buffers is not None
+    cb = p.buffers.get(queue.int_ptr)
+    if cb is not None:
+        updates = [(k, [(i, table[s]) for i, s in r.binds] + [(i, d.value()) for i, d in r.dynamic or ()])
+                   for k, r in enumerate(p.runs) if r.binds or r.dynamic]
+        return cb.run(updates, wait_for)
+    for r in p.runs:  # this call's arguments, in step order: the recording takes them as set
+        for i, s in r.binds:
+            r.kernel.set_arg(i, table[s])
+        for i, d in r.dynamic or ():
+            r.kernel.set_arg(i, d.value())
+    apis = _cmdbuf.api(queue.device)
+    try:
+        assert apis is not None  # checked when planned
+        cb = p.buffers[queue.int_ptr] = _cmdbuf.CommandBuffer(apis, queue, p.runs)
+    except (DeviceError, cl.Error):
+        p.recorded = False
+        events = []
+        for r in p.runs:
+            events.append(cl.enqueue_nd_range_kernel(queue, r.kernel, r.gsize, r.lsize, wait_for=wait_for))
+            wait_for = None
+        return events[-1]
+    return cb.run([], wait_for)
+
+
 def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]:
     """Run ``p`` on the caller's arrays; the result leaves (new DArrays, inputs, constants)."""
     assert p.fixed is not None  # set by _plan
@@ -257,6 +292,8 @@ def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]
     runs = p.runs
 
     def enqueue(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
+        if p.recorded:
+            return _recorded(p, table, queue, wait_for)
         ev: cl.Event | None = None
         for r in runs:
             if r.data is not None:
