@@ -437,3 +437,33 @@ def test_pending_masks_and_values_on_the_host_path(host_place):
     assert_same(x, want)
     assert_same(before, base * 2)
     assert_same(x[x < 0], base[base < 0])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), dtype=st.sampled_from([np.dtype(t) for t in ("int16", "float64", "complex64")]))
+def test_integer_index_assignment_on_the_host_path_matches_numpy(host_place, data, dtype):
+    from helpers import viewed
+
+    base, view = data.draw(viewed(dtype, 1, 3, elements={"allow_nan": False} if dtype.kind != "i" else None))
+    want = view(base).copy()
+    axis = data.draw(st.integers(0, want.ndim - 1))
+    n = want.shape[axis]
+    idx = data.draw(arrays(np.int32, (data.draw(st.integers(0, 5)),),
+                           elements=st.integers(-n, n - 1) if n else st.just(0)))
+    assume(n or not idx.size)
+    idx = np.unique(idx % n) if n else idx  # distinct places: NumPy's last-wins is not darray's rule
+    key = (slice(None),) * axis + (idx,)
+    x = view(da.asarray(base, device=host_place))
+    with da.profile() as p:
+        x[(*key[:-1], da.asarray(idx, device=host_place))] = 3
+    assert _kernels(p) == []
+    want[key] = 3
+    assert_same(x, want)
+
+
+def test_integer_index_out_of_bounds_on_the_host_path(host_place):
+    x = da.asarray(np.arange(5.0), device=host_place)
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        x[da.asarray(np.array([1, 7]), device=host_place)] = 1.0
+    x[da.asarray(np.array([-1, 0]), device=host_place)] = da.asarray(np.array([8.0, 9.0]), device=host_place)
+    assert_same(x, np.array([9.0, 1, 2, 3, 8]))

@@ -358,10 +358,10 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
     one scatter kernel (a mask of the view's shape and a scalar: one fused ``where``; with a scalar
     or an array of ``x``'s dtype on a host-backed device: NumPy's assignment in place)."""
     place = cast(CLPlace, x._place)
-    if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
-            and host.usable(place, view.size)
+    if (len(advanced) == 1 and host.usable(place, view.size)
+            and (advanced[0].index.shape == view.shape if advanced[0].is_mask else advanced[0].index.dtype.kind == "i")
             and (value._dtype == x.dtype if isinstance(value, DArray) else np.ndim(value) == 0)):
-        _setmask_host(view, _on_place(advanced[0].index, place), value)
+        _set_host(view, advanced[0], value)
         return
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
             and np.ndim(value) == 0 and not isinstance(value, DArray)):
@@ -384,24 +384,29 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
 
 
-def _setmask_host(view: DArray, mask: DArray, value: Any) -> None:
-    """``view[mask] = value`` through NumPy (``value``: a scalar, or a DArray of the view's dtype)."""
-    reads = [input_term(mask)]
+def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
+    """``view[key] = value`` through NumPy for one advanced entry ``adv`` (a mask of the view's shape
+    or an integer array); ``value``: a scalar, or a DArray of the view's dtype."""
+    index = _on_place(adv.index, view._place)
+    reads = [input_term(index)]
     if isinstance(value, DArray):
         reads.append(input_term(value))
     else:
         value = scalar_value(value, view.dtype)
     target = input_term(view)
     lazy.before_write(target.alloc)
+    lead = (slice(None),) * adv.axis
     try:
-        host.call("setitem", _assign if isinstance(value, DArray) else lambda d, m: _assign(d, m, value),
-                  cast(CLPlace, view._place), reads, [target])
+        host.call("setitem", (lambda d, i, v: _assign(d, (*lead, i), v)) if isinstance(value, DArray)
+                  else (lambda d, i: _assign(d, (*lead, i), value)), cast(CLPlace, view._place), reads, [target])
+    except IndexError:
+        _raise_bad(view, [(adv.axis, adv.source_axis, index)])
     except ValueError as err:
         raise ValueError(f"darray setitem: {err}") from None
 
 
-def _assign(dst: np.ndarray, mask: np.ndarray, values: Any) -> None:
-    dst[mask] = values
+def _assign(dst: np.ndarray, key: tuple, values: Any) -> None:
+    dst[key] = values
 
 
 def _scatter(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> None:
