@@ -102,8 +102,8 @@ def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
 
 def usable(place: CLPlace, n: int) -> bool:
     """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): a host-backed
-    device and ``n`` at most ``LIMIT`` (``DARRAY_HOST_WORK=0``: never)."""
-    return 0 < LIMIT and n <= LIMIT and runtime(place).host_backed
+    device, ``n`` at most ``LIMIT`` (``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
+    return 0 < LIMIT and n <= LIMIT and runtime(place).host_backed and sched.capturing() is None
 
 
 def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
