@@ -9,6 +9,10 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
+One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
+(masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
+:func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
+no size read back. None of this runs inside a ``da.jit`` trace.
 """
 from __future__ import annotations
 
@@ -172,10 +176,11 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
     the device is not host-backed."""
     n = targets[0].dim.size
-    if n == 0 or n * sum([x.size for x in nodes]) > LIMIT or not all([x.host for x in nodes]) \
+    size = nodes[0].size if len(nodes) == 1 else sum([x.size for x in nodes])
+    if n == 0 or n * size > LIMIT or not all([x.host for x in nodes]) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
-    if len(nodes) == 1 and nodes[0].size == 1 and nodes[0].op not in _GENERAL:
+    if size == 1 and nodes[0].op not in _GENERAL:
         _one(nodes[0], targets[0], place, name)
         return True
     inputs = _inputs(nodes)

@@ -12,8 +12,9 @@ index becomes offset -1); one reduction over them, read back as one number, rais
 IndexError before anything is read or written, so no kernel touches memory outside a buffer.
 Then one gather (get) or scatter (set) kernel moves the elements as raw bits
 (``kernels/index.cl``). Masks are compacted on the device after a scan; only the count is read
-back. ``x[mask] = scalar`` with a mask of ``x``'s shape is one fused ``where``. The ``cpu``
-place indexes through NumPy.
+back. ``x[mask] = scalar`` with a mask of ``x``'s shape is one fused ``where``. On host-backed
+devices (``lazy.host.usable``) masks, ``nonzero``, scatters and one-array assignments run through
+NumPy on the host memory instead. The ``cpu`` place indexes through NumPy.
 
 Differs from NumPy: with repeated indices in an assignment, which of their values lands is
 unspecified (NumPy: the last), as in CuPy.
