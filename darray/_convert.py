@@ -11,7 +11,7 @@ from . import dtypes as _dt
 from ._array import DArray
 from .alloc import HostAllocation, allocate
 from .dim import Dim, broadcast_shapes, check_nbytes
-from .lazy import execute, graph
+from .lazy import execute, graph, host
 from .ops._registry import implementation, register
 from .ops._table import expr
 from .place import CLPlace, Place, PlaceLike, parse, runtime
@@ -62,6 +62,10 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
     """Compute one elementwise term into the (OpenCL) view ``out`` now."""
     place = cast(CLPlace, out._place)
     target = graph.Input(out._data(), out._dim, out._dtype)
+    if type(root) is graph.Node and root.value is None and host.run([root], [target], place, name):
+        return out
+    if type(root) is not graph.Node and host.copy(root, target, place, name):
+        return out
     if not execute.run([root], [target], place, expr, name):
         # over the device's kernel-argument budget: the graph runs on its own first (in parts)
         value = DArray(None, Dim.trusted(root.shape), root.dtype, place, root)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import DEVICE_DTYPES, arrays, assert_same, shapes
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ndindex.tests.helpers import ndindices, short_shapes
 
@@ -360,3 +360,110 @@ def test_empty_mask_shapes(shape, mask, cl_place):
     if want_err is None:
         assert_same(got, want)
     assert x[()].shape == shape
+
+
+# -- masks through NumPy on host-backed devices (``darray.lazy.host.usable``) ----------------------
+
+@pytest.fixture
+def host_place(cl_place, monkeypatch):
+    """The OpenCL place with the host path on (conftest turns it off), skipped where not host-backed."""
+    from darray.lazy import host
+    from darray.place import runtime
+
+    if not runtime(cl_place).host_backed:
+        pytest.skip(f"{cl_place} is not host-backed: no host path")
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    return cl_place
+
+
+def _kernels(p) -> list[str]:
+    """The names of the device commands a profile saw (host runs have stream -1)."""
+    return [r.name for r in p.launches if r.stream != -1]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), dtype=st.sampled_from([np.dtype(t) for t in ("bool", "int8", "uint16", "float32", "float64",
+                                                                     "complex64")]))
+def test_masks_on_the_host_path_match_numpy(host_place, data, dtype):
+    from helpers import viewed
+
+    base, view = data.draw(viewed(dtype, 1, 3))
+    host = view(base)
+    mask = data.draw(st.sampled_from(["random", "none", "all"]))
+    m = (data.draw(arrays(np.bool_, host.shape)) if mask == "random"
+         else np.full(host.shape, mask == "all"))
+    fill = data.draw(arrays(dtype, (int(m.sum()),)))
+    x = view(da.asarray(base, device=host_place))
+    dm = da.asarray(m, device=host_place)
+    with da.profile() as p:
+        got = x[dm]
+        nz = da.nonzero(dm)
+        found = (bool(da.any(dm)), bool(da.all(dm)), da.any(dm, axis=0))
+    assert _kernels(p) == []
+    assert_same(got, host[m])
+    for g, w in zip(nz, np.nonzero(m)):
+        assert_same(g, w)
+    assert found[:2] == (m.any(), m.all())
+    assert_same(found[2], m.any(axis=0))
+    want = host.copy()
+    want[m] = fill
+    x[dm] = da.asarray(fill, device=host_place)
+    assert_same(x, want)
+    want[m] = want.flat[0] if want.size else 0
+    x[dm] = want.flat[0].item() if want.size else 0
+    assert_same(x, want)
+
+
+def test_mask_assignment_of_the_wrong_size_on_the_host_path(host_place):
+    x = da.asarray(np.arange(6.0), device=host_place)
+    mask = da.asarray(np.array([1, 0, 1, 0, 1, 0], bool), device=host_place)
+    with pytest.raises(ValueError, match="setitem"):
+        x[mask] = da.asarray(np.ones(2), device=host_place)
+    x[mask] = da.asarray(np.array([7.0, 8.0, 9.0]), device=host_place)  # the next call works
+    assert_same(x, np.array([7.0, 1, 8, 3, 9, 5]))
+
+
+def test_pending_masks_and_values_on_the_host_path(host_place):
+    """A mask and values that are pending graphs (one of them inexact: a kernel) are computed
+    first; an assignment keeps earlier expressions seeing the old values."""
+    base = np.linspace(-2, 2, 9)
+    x = da.asarray(base, device=host_place)
+    before = x * 2  # pending: reads x
+    mask = (x > 0) & (da.sin(x) > 0.5)
+    x[mask] = x[mask] ** 2
+    want = base.copy()
+    m = (base > 0) & (np.sin(base) > 0.5)
+    want[m] = base[m] ** 2
+    assert_same(x, want)
+    assert_same(before, base * 2)
+    assert_same(x[x < 0], base[base < 0])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), dtype=st.sampled_from([np.dtype(t) for t in ("int16", "float64", "complex64")]))
+def test_integer_index_assignment_on_the_host_path_matches_numpy(host_place, data, dtype):
+    from helpers import viewed
+
+    base, view = data.draw(viewed(dtype, 1, 3, elements={"allow_nan": False} if dtype.kind != "i" else None))
+    want = view(base).copy()
+    axis = data.draw(st.integers(0, want.ndim - 1))
+    n = want.shape[axis]
+    idx = data.draw(arrays(np.int32, (data.draw(st.integers(0, 5)),),
+                           elements=st.integers(-n, n - 1) if n else st.just(0)))
+    assume(n or not idx.size)
+    idx = np.unique(idx % n) if n else idx  # distinct places: NumPy's last-wins is not darray's rule
+    key = (slice(None),) * axis + (idx,)
+    x = view(da.asarray(base, device=host_place))
+    with da.profile() as p:
+        x[(*key[:-1], da.asarray(idx, device=host_place))] = 3
+    assert _kernels(p) == []
+    want[key] = 3
+    assert_same(x, want)
+
+
+def test_integer_index_out_of_bounds_on_the_host_path(host_place):
+    x = da.asarray(np.arange(5.0), device=host_place)
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        x[da.asarray(np.array([1, 7]), device=host_place)] = 1.0
+    x[da.asarray(np.array([-1, 0]), device=host_place)] = da.asarray(np.array([8.0, 9.0]), device=host_place)
+    assert_same(x, np.array([9.0, 1, 2, 3, 8]))

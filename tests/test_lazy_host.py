@@ -202,3 +202,24 @@ def test_host_backed_off_by_environment(place):
     env = {**os.environ, "DARRAY_HOST_BACKED": "0", "DARRAY_DEVICE": str(place)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
+
+
+def test_host_paths_stay_off_inside_a_jit_trace(place, monkeypatch):
+    """A ``da.jit`` trace records kernels: a scatter and a fill that would run on the host eagerly
+    (``host.usable``) are traced as kernels instead, and replay gives the eager result."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+
+    def body(x, idx):
+        y = x * 2
+        y[idx] = 1.0
+        return y + da.any(x > 4)
+
+    x = da.asarray(np.arange(6.0), device=place)
+    idx = da.asarray(np.array([0, 4]), device=place)
+    want = np.arange(6.0) * 2
+    want[[0, 4]] = 1
+    want += 1
+    np.testing.assert_array_equal(body(x, idx).get(), want)  # eagerly: on the host
+    f = da.jit(body)
+    for _ in range(2):  # trace, then replay
+        np.testing.assert_array_equal(f(x, idx).get(), want)

@@ -9,11 +9,15 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
+One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
+(masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
+:func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
+no size read back. None of this runs inside a ``da.jit`` trace.
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -22,7 +26,7 @@ from .. import sched
 from ..dim import _TRUSTED
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
-from .graph import Input, Node, Term, leaf
+from .graph import Input, Node, Scalar, Term, leaf
 from .table import ref
 
 
@@ -100,14 +104,85 @@ def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
     return r
 
 
+def usable(place: CLPlace, n: int) -> bool:
+    """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): a host-backed
+    device, ``n`` at most ``LIMIT`` (``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
+    return 0 < LIMIT and n <= LIMIT and runtime(place).host_backed and sched.capturing() is None
+
+
+def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
+         writes: Sequence[Input] = ()) -> Any:
+    """``fn(*views)`` on the calling thread, the views of ``writes`` then ``reads`` as NumPy arrays
+    over their host memory, once every command they depend on has completed; ``fn``'s result.
+    For data-dependent work (masks, nonzero, scatters) on devices :func:`usable` admits."""
+    views = [_view(t) if t.alloc.host is not None else np.empty(t.dim.shape, t.dtype) for t in (*writes, *reads)]
+    box: list[Any] = []
+    nbytes = sum(t.alloc.nbytes for t in (*reads, *writes)) if _active else 0
+    sched.run_host(name, lambda: box.append(fn(*views)), place=place, reads=[t.alloc for t in reads],
+                   writes=[t.alloc for t in writes], nbytes=nbytes)
+    return box[0]
+
+
+def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
+    """``dst[...] = src`` (a cast where the dtypes differ; a Scalar fills) on the host; False
+    (nothing done) where :func:`usable` refuses or NumPy's cast is not the kernel's (:func:`exact`)."""
+    if src.dtype != dst.dtype and not exact(_COPY, (src.dtype,), (dst.dtype,), dst.dtype):
+        return False
+    if not usable(place, dst.dim.size):
+        return False
+    if type(src) is Scalar:
+        value = src.value
+        call(name, lambda d: _copyto(d, value), place, [], [dst])
+    else:
+        call(name, _copyto, place, [src], [dst])
+    return True
+
+
+def _copyto(dst: np.ndarray, src: Any) -> None:
+    np.copyto(dst, src, casting="unsafe")
+
+
+class _Copy:
+    host = "biuf"  # a cast between real dtypes; float16 and the unsafe casts ``exact`` excludes
+
+
+_COPY = _Copy()
+
+
+_GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise than ``ref(op)(*args, out=out)``
+
+
+def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
+    """``run`` of one node over materialised terms (a graph of size 1): no walk, no memo."""
+    args = [leaf(a) for a in x.args]
+    reads = [a.alloc for a in args if type(a) is Input]
+    f = ref(x.op)
+    quiet = target.dtype.kind != "f" and all([a.dtype.kind != "f" for a in args])  # no FP flags to raise
+
+    def compute() -> None:
+        vals = [_view(a) if type(a) is Input else a.value for a in args]
+        if quiet:
+            f(*vals, out=_view(target))
+        else:
+            with np.errstate(all="ignore"):
+                f(*vals, out=_view(target))
+
+    nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
+    sched.run_host(name, compute, place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+
+
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
     """Compute the pending ``nodes`` into ``targets`` on the host (after the commands they depend
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
     the device is not host-backed."""
     n = targets[0].dim.size
-    if n == 0 or n * sum([x.size for x in nodes]) > LIMIT or not all([x.host for x in nodes]) \
+    size = nodes[0].size if len(nodes) == 1 else sum([x.size for x in nodes])
+    if n == 0 or n * size > LIMIT or not all([x.host for x in nodes]) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
+    if size == 1 and nodes[0].op not in _GENERAL:
+        _one(nodes[0], targets[0], place, name)
+        return True
     inputs = _inputs(nodes)
 
     def compute() -> None:

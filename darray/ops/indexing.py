@@ -12,8 +12,9 @@ index becomes offset -1); one reduction over them, read back as one number, rais
 IndexError before anything is read or written, so no kernel touches memory outside a buffer.
 Then one gather (get) or scatter (set) kernel moves the elements as raw bits
 (``kernels/index.cl``). Masks are compacted on the device after a scan; only the count is read
-back. ``x[mask] = scalar`` with a mask of ``x``'s shape is one fused ``where``. The ``cpu``
-place indexes through NumPy.
+back. ``x[mask] = scalar`` with a mask of ``x``'s shape is one fused ``where``. On host-backed
+devices (``lazy.host.usable``) masks, ``nonzero``, scatters and one-array assignments run through
+NumPy on the host memory instead. The ``cpu`` place indexes through NumPy.
 
 Differs from NumPy: with repeated indices in an assignment, which of their values lands is
 unspecified (NumPy: the last), as in CuPy.
@@ -30,8 +31,10 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray
-from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, scalar_value, write
-from ..dim import MAX_RANK, broadcast_shapes, normalize_axis
+from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, input_term, scalar_value, write
+from ..dim import MAX_RANK, Dim, broadcast_shapes, normalize_axis
+from ..lazy import host
+from ..lazy.graph import Input
 from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
@@ -353,23 +356,62 @@ def _setitem_cpu(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_
 @D.register("setitem", "cl")
 def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_Advanced]) -> None:
     """``x[key] = value`` for an advanced ``key`` (``view``, ``advanced`` as in :func:`_getitem_cl`):
-    one scatter kernel (a mask of the view's shape and a scalar: one fused ``where``)."""
+    one scatter kernel (a mask of the view's shape and a scalar: one fused ``where``; with a scalar
+    or an array of ``x``'s dtype on a host-backed device: NumPy's assignment in place)."""
+    place = cast(CLPlace, x._place)
+    if (len(advanced) == 1 and host.usable(place, view.size)
+            and (advanced[0].index.shape == view.shape if advanced[0].is_mask else advanced[0].index.dtype.kind == "i")
+            and (value._dtype == x.dtype if isinstance(value, DArray) else np.ndim(value) == 0)):
+        _set_host(view, advanced[0], value)
+        return
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
             and np.ndim(value) == 0 and not isinstance(value, DArray)):
-        mask = _on_place(advanced[0].index, view._place)  # one fused where into x, as in-place operators write
+        mask = _on_place(advanced[0].index, place)  # one fused where into x, as in-place operators write
         write(view, E.build("where", mask, scalar_value(value, x.dtype).item(), view)[0])
         return
-    place = cast(CLPlace, x._place)
     offsets = _offsets(view, _integer_indices(view, advanced))
     values = empty(offsets.shape, x.dtype, place)
     write(values, _value_term(value, x.dtype, offsets.shape, place, values))
     if offsets.size:
         dst, dst_o = _base(view)
         lazy.before_write(dst)
+        if host.usable(place, offsets.size):  # the scatter through NumPy, over the allocation's elements
+            whole = Input(dst, Dim.contiguous((dst.nbytes // x.dtype.itemsize,)), x.dtype)
+            host.call("scatter", _scatter, place, [input_term(offsets), input_term(values)], [whole])
+            return
         off, off_o = origin(offsets)
         val, val_o = origin(values)
         _launch("scatter", place, x.dtype.itemsize, offsets.size,
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
+
+
+def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
+    """``view[key] = value`` through NumPy for one advanced entry ``adv`` (a mask of the view's shape
+    or an integer array); ``value``: a scalar, or a DArray of the view's dtype."""
+    index = _on_place(adv.index, view._place)
+    reads = [input_term(index)]
+    if isinstance(value, DArray):
+        reads.append(input_term(value))
+    else:
+        value = scalar_value(value, view.dtype)
+    target = input_term(view)
+    lazy.before_write(target.alloc)
+    lead = (slice(None),) * adv.axis
+    try:
+        host.call("setitem", (lambda d, i, v: _assign(d, (*lead, i), v)) if isinstance(value, DArray)
+                  else (lambda d, i: _assign(d, (*lead, i), value)), cast(CLPlace, view._place), reads, [target])
+    except IndexError:
+        _raise_bad(view, [(adv.axis, adv.source_axis, index)])
+    except ValueError as err:
+        raise ValueError(f"darray setitem: {err}") from None
+
+
+def _assign(dst: np.ndarray, key: tuple, values: Any) -> None:
+    dst[key] = values
+
+
+def _scatter(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> None:
+    dst[offsets] = values
 
 
 def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], reads: list[Any]) -> DArray:
@@ -396,8 +438,15 @@ def _compaction(mask: DArray, kernel: str, dtype: np.dtype, args: list[Any], rea
     return out
 
 
+def _select(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return values[mask]
+
+
 def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
+    place = cast(CLPlace, x._place)
+    if host.usable(place, x.size):  # through NumPy: no kernels, no count read back
+        return from_numpy(host.call("compact_values", _select, place, [input_term(x), input_term(mask)]), place)
     src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
     s, s_o = origin(src)
     return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o], [s])
@@ -421,7 +470,12 @@ def _nonzero_cpu(x: DArray) -> tuple[DArray, ...]:
 
 @D.register("nonzero", "cl")
 def _nonzero_cl(x: DArray) -> tuple[DArray, ...]:
-    """The positions of the set elements by compaction, then one coordinate array per axis."""
+    """The positions of the set elements by compaction, then one coordinate array per axis
+    (through NumPy on host-backed devices)."""
+    place = cast(CLPlace, x._place)
+    if host.usable(place, x.size):
+        return tuple(from_numpy(i.astype(np.int64, copy=False), place)
+                     for i in host.call("nonzero", np.nonzero, place, [input_term(x)]))
     pos = _compaction(x, "compact_positions", _dt.int64, [], [])
     if x.ndim == 1:
         return (pos,)

@@ -21,6 +21,7 @@ from .._array import DArray
 from .._convert import asarray, from_numpy, input_term
 from .._typing import ArrayLike, DTypeLike, Scalar
 from ..dim import Dim, normalize_axes
+from ..lazy import host
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
 from . import _dispatch as D
@@ -123,15 +124,19 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
         if op == "mean" and out_dt.kind == "c":
             fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
         return full(shape, fill, dtype=out_dt, device=x.place)
+    place = cast(CLPlace, x.place)
+    if op in _HOST and (x._node is None or x._node.host) and host.usable(place, x.size):  # exact in NumPy
+        return from_numpy(np.asarray(host.call(op, lambda v: _NUMPY[op](v, axis=axes, keepdims=keepdims), place,
+                                               [input_term(x)]), out_dt), place)
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
-    place = cast(CLPlace, x.place)
     alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, place, expr,
                            divisor=k if op == "mean" else None)
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
 
+_HOST = frozenset(("any", "all"))  # reductions run through NumPy on host-backed devices (``lazy.host.usable``)
 _IDENTITY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True}
 _WITH_INITIAL = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
 

@@ -23,7 +23,12 @@ import numpy as np
 
 from ..errors import TraceError
 
-_local = threading.local()
+
+class _Local(threading.local):
+    recorder: Recorder | None = None  # a class default: reading it raises and catches nothing
+
+
+_local = _Local()
 
 
 class Slot:
@@ -100,13 +105,13 @@ class Recorder:
 
 def capturing() -> Recorder | None:
     """The recorder active on this thread, else None."""
-    return getattr(_local, "recorder", None)
+    return _local.recorder
 
 
 @contextmanager
 def recording(rec: Recorder | None) -> Iterator[Recorder | None]:
     """``with recording(rec):`` makes ``rec`` this thread's recorder (None: none) for the block."""
-    old = getattr(_local, "recorder", None)
+    old = _local.recorder
     _local.recorder = rec
     try:
         yield rec

@@ -394,20 +394,19 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
         raise refuse(name)
     lock = runtime(place).lock
     while True:
-        if not _settled(reads, writes):
-            for e in [a.write for a in (*reads, *writes)] + [e for a in writes for e in list(a.reads.values())]:
-                wait(e, name)
         with lock:
             if _exit.closer is not None:
                 _exit.check(name)
-            if _settled(reads, writes):  # else another thread enqueued work on them meanwhile
-                t0 = time.perf_counter_ns() if _active else 0
+            if _settled(reads, writes):  # else wait (outside the lock), then check again: another
+                t0 = time.perf_counter_ns() if _active else 0  # thread may enqueue work on them meanwhile
                 fn()
                 for a in writes:
                     a.write = None
                     if a.reads:
                         a.reads = {}
                 break
+        for e in [a.write for a in (*reads, *writes)] + [e for a in writes for e in list(a.reads.values())]:
+            wait(e, name)
     if _active:
         record_host(name, HOST, str(place), nbytes, t0, time.perf_counter_ns())
 
