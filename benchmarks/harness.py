@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Target", "Result", "Run", "case", "registry", "timeit", "compare", "device_seconds", "run_cases",
+__all__ = ["Target", "Result", "Run", "case", "registry", "timeit", "compare", "loop", "device_seconds", "run_cases",
            "format_table", "report_json"]
 
 
@@ -100,6 +100,16 @@ def compare(fns: dict[str, Callable[[], Any]], *, warmup: int = 1, repeat: int =
         if enabled:
             gc.enable()
     return {k: statistics.median(v) for k, v in times.items()}
+
+
+def loop(body: Callable[[], Any], count: int, finish: Callable[[], Any] = _sync) -> Callable[[], None]:
+    """A callable that runs ``body`` ``count`` times, then ``finish`` (default: wait for darray's
+    device work): a loop timed as a user sees it, synchronized once at its end."""
+    def run() -> None:
+        for _ in range(count):
+            body()
+        finish()
+    return run
 
 
 def device_seconds(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1,
