@@ -273,7 +273,7 @@ def case(name: str, *, family: str | None = None, needs_opencl: bool = True) -> 
 
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "numpy_api", "random",
-            "fft", "sparse", "dask_chunks"]
+            "fft", "sparse", "dask_chunks", "loops"]
 
 
 def load_families() -> None:
