@@ -8,6 +8,9 @@ every registered case, prints one table and, with ``--json``, writes every figur
 Timing: :func:`timeit` runs a callable after warm-up calls and returns the median of the
 repeats (seconds per call); ``sync=True`` waits for all device work inside the timing.
 :func:`device_seconds` reads the OpenCL profiling timestamps of what a callable launched.
+Every ratio against NumPy, scipy or pyopencl.array is taken by wall time with darray's work
+finished (:func:`compare` with ``sync``, or a :func:`loop` synchronized at its end), as a user
+sees it; device times only feed bandwidth figures.
 """
 from __future__ import annotations
 
