@@ -8,6 +8,9 @@ every registered case, prints one table and, with ``--json``, writes every figur
 Timing: :func:`timeit` runs a callable after warm-up calls and returns the median of the
 repeats (seconds per call); ``sync=True`` waits for all device work inside the timing.
 :func:`device_seconds` reads the OpenCL profiling timestamps of what a callable launched.
+Every ratio against NumPy, scipy or pyopencl.array is taken by wall time with darray's work
+finished (:func:`compare` with ``sync``, or a :func:`loop` synchronized at its end), as a user
+sees it; device times only feed bandwidth figures.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Target", "Result", "Run", "case", "registry", "timeit", "compare", "device_seconds", "run_cases",
+__all__ = ["Target", "Result", "Run", "case", "registry", "timeit", "compare", "loop", "device_seconds", "run_cases",
            "format_table", "report_json"]
 
 
@@ -100,6 +103,16 @@ def compare(fns: dict[str, Callable[[], Any]], *, warmup: int = 1, repeat: int =
         if enabled:
             gc.enable()
     return {k: statistics.median(v) for k, v in times.items()}
+
+
+def loop(body: Callable[[], Any], count: int, finish: Callable[[], Any] = _sync) -> Callable[[], None]:
+    """A callable that runs ``body`` ``count`` times, then ``finish`` (default: wait for darray's
+    device work): a loop timed as a user sees it, synchronized once at its end."""
+    def run() -> None:
+        for _ in range(count):
+            body()
+        finish()
+    return run
 
 
 def device_seconds(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1,
@@ -263,7 +276,7 @@ def case(name: str, *, family: str | None = None, needs_opencl: bool = True) -> 
 
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "numpy_api", "random",
-            "fft", "sparse", "dask_chunks"]
+            "fft", "sparse", "dask_chunks", "loops"]
 
 
 def load_families() -> None:

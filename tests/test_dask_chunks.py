@@ -99,3 +99,17 @@ def test_local_cluster(cl_place):
     assert isinstance(product, da.DArray)
     np.testing.assert_allclose(_host(total), h.astype(np.float64).sum(), rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(product.get(), h @ h.T, rtol=1e-4, atol=1e-4)
+
+
+def test_threaded_sum_of_strided_chunks(cl_place):
+    """The Dask sum of a float32 array in blocks (each a strided view with unit-stride rows, read with
+    float8 loads) on four threads: every block's sum and the total as NumPy's, run after run."""
+    h = np.random.default_rng(1).standard_normal((512, 768)).astype(np.float32)
+    x = dka.from_array(da.asarray(h, device=cl_place), chunks=(128, 192), asarray=False)
+    per_block = x.map_blocks(lambda b: b.sum(keepdims=True), chunks=(1, 1), dtype=x.dtype)
+    want = h.reshape(4, 128, 4, 192).astype(np.float64).sum(axis=(1, 3))
+    for _ in range(3):
+        got = per_block.compute(scheduler="threads", num_workers=4)
+        np.testing.assert_allclose(_host(got), want, rtol=1e-5, atol=1e-3)
+        total = x.sum().compute(scheduler="threads", num_workers=4)
+        np.testing.assert_allclose(float(_host(total)), want.sum(), rtol=1e-5, atol=1e-2)

@@ -206,3 +206,54 @@ def test_run_cases_reports_errors_and_skips_and_the_table_shows_them():
     data = harness.report_json(res, place=da.CPUPlace(), quick=True, seconds=0.1)
     assert data["errors"] == ["t.bad"] and data["targets_missed"] == ["t.good:x/y"]
     json.dumps(data)
+
+
+def test_loop_runs_the_body_then_finishes_once():
+    calls = []
+    fn = harness.loop(lambda: calls.append("body"), 3, lambda: calls.append("finish"))
+    fn()
+    assert calls == ["body"] * 3 + ["finish"]
+
+
+def test_least_finds_the_first_k_that_converges():
+    from darray.benchmarks.loops import least
+
+    for first in (1, 2, 7, 450, 451, 1000):
+        seen = []
+
+        def converged(k, first=first, seen=seen):
+            seen.append(k)
+            return k >= first
+
+        assert least(converged, 451) == first
+        assert len(seen) <= 14
+
+
+def _loops(names: set[str]) -> list:
+    cases = [c for c in harness.registry() if c.family == "loops" and c.name in names]
+    assert {c.name for c in cases} == names
+    return harness.run_cases(cases, quick=True, place=da.place.default())
+
+
+def test_loops_cases_report_their_ratios():
+    """The cheap loops cases at --quick: figures and ratios with the issue's targets (without da.jit
+    the jitted ones are left out and noted, the heat case skipped)."""
+    _require_opencl()
+    res = {r.name: r for r in _loops({"chain_1k", "add_1k", "cg_256", "heat_jit"})}
+    assert all(r.error is None for r in res.values()), {k: r.notes for k, r in res.items()}
+    jit = hasattr(da, "jit")
+    chain = res["chain_1k"]
+    assert {"numpy_us", "eager_us"} <= set(chain.figures) and "eager/numpy" in chain.ratios
+    assert ("jit/numpy" in chain.ratios) == jit and str(chain.targets.get("jit/numpy", ">= 0.5")) == ">= 0.5"
+    assert str(res["add_1k"].targets["darray/pyopencl.array"]) == ">= 2"
+    cg = res["cg_256"]
+    assert cg.figures["darray_iterations"] > 0 and cg.figures["scipy_iterations"] > 0
+    assert str(cg.targets["darray/scipy"]) == ">= 1"
+    assert (res["heat_jit"].skipped is None) == jit
+
+
+def test_find_root_case_skips_without_scipy_elementwise(monkeypatch):
+    _require_opencl()
+    monkeypatch.setitem(sys.modules, "scipy.optimize.elementwise", None)  # import raises ImportError
+    (r,) = _loops({"find_root_1000"})
+    assert r.error is None and "scipy.optimize.elementwise" in r.skipped

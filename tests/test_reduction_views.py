@@ -15,6 +15,7 @@ summation order differs from NumPy's); integer results must be equal.
 """
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -210,3 +211,27 @@ def test_long_views(op, dtype, n, step, cl_place):
     cols = n // rows
     _check(op, dtype, (rows, cols), (slice(None), idx), (0, 1), -1, n, True)
     _check(op, dtype, (rows, cols), (slice(None), idx), (1, 0), 0 if op != "dot" else None, n, False)
+
+
+UNIT_ROWS = [((37, 300), (slice(2, 35), slice(5, 290)), None), ((9, 5000), (slice(None), slice(1, 4999)), None),
+             ((9, 5000), (slice(None), slice(1, 4999)), 1), ((40, 70), (slice(None, None, -1), slice(3, 60)), None),
+             ((5, 6, 400), (slice(1, 4), slice(None), slice(7, 399)), (1, 2)),
+             ((2, 2100), (slice(None), slice(1, 2098)), 0)]
+
+
+@pytest.mark.parametrize("shape, index, axis", UNIT_ROWS, ids=[str(s) for s, _, _ in UNIT_ROWS])
+def test_unit_stride_rows_fold_as_the_strided_walk(shape, index, axis, cl_place):
+    """Float32 sums over views whose rows have unit stride (float8 loads, e.g. Dask's chunks) give
+    the same bits as over the same values at stride 2 (the scalar walk), and NumPy's values within
+    the tolerance. (Not the bits where Intel's vectoriser is forced on every loop, as .ci/run does:
+    it reorders the scalar walk's adds.)"""
+    forced = "vplan-force-vf" in os.environ.get("CL_CONFIG_LLVM_OPTIONS", "")
+    h = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    wide = np.zeros(shape[:-1] + (2 * shape[-1],), np.float32)
+    wide[..., ::2] = h
+    unit, spaced = da.asarray(h, device=cl_place)[index], da.asarray(wide, device=cl_place)[..., ::2][index]
+    for fn in (lambda a: a.sum(axis=axis), lambda a: (a * 0.5 + 1).sum(axis=axis), lambda a: a.mean(axis=axis)):
+        got = np.asarray(fn(unit).get())
+        assert forced or got.tobytes() == np.asarray(fn(spaced).get()).tobytes()
+        want = fn(h[index].astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(h).sum())

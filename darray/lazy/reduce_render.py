@@ -127,17 +127,18 @@ def _indent(block: list[str], depth: int = 1) -> list[str]:
     return ["    " * depth + line for line in block]
 
 
-def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...]) -> bool:
-    """Whether a chunked float32 reduction (one of ``ops``) reads only contiguous or single-element
-    inputs through ops with float8 templates (``expr.vector_ops``), so blocks of ``LANES``
-    elements load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
+def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...], patterns: str = "c0") -> bool:
+    """Whether a chunked float32 reduction (one of ``ops``) reads only inputs of ``patterns``
+    (contiguous or single-element; with ``"s"``, strided too: rows of unit stride, see
+    :func:`_strided_rows`) through ops with float8 templates (``expr.vector_ops``), so blocks of
+    ``LANES`` elements load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
     red = spec.reduce
     assert red is not None
     vops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
     return (red.chunked and red.op in ops and dts == {_FLOAT32} and (red.arg or COMBINE[red.op] in vops)
-            and all(i.op in vops for i in spec.body) and all(o.pattern in "c0" for o in spec.inputs))
+            and all(i.op in vops for i in spec.body) and all(o.pattern in patterns for o in spec.inputs))
 
 
 def _final(spec: KernelSpec, value: str, best: str, at: str) -> list[str]:
@@ -197,10 +198,9 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     lines = []
     if tail:
         pass
-    elif vector is not None:  # float8 loads and accumulators; their components are the lanes
+    elif vector is not None:  # float8 loads and block accumulators; their components are the lanes
         vt = f"{acc_t}{LANES}"
-        lines += [f"{vt} acc_v = ({vt})({zero});",
-                  f"for (; {k} + {LANES} <= {k1};) {{",
+        lines += [f"for (; {k} + {LANES} <= {k1};) {{",
                   f"    const {idx} kc = min({k} + {superspan}, {k1});",
                   f"    {vt} c_v = ({vt})({zero});",
                   f"    for (; {k} + {LANES} <= kc;) {{",
@@ -208,8 +208,7 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
                   f"        {vt} b_v = ({vt})({zero});",
                   f"        for (; {k} + {LANES} <= kb; {k} += {LANES}) {{", *_indent(vector, 3), "        }",
                   f"        c_v = {_step(spec, expr, 'c_v', 'b_v')};", "    }",
-                  f"    acc_v = {_step(spec, expr, 'acc_v', 'c_v')};", "}"]
-        lines += [f"{into}{lane} = acc_v.s{lane};" for lane in range(LANES)]
+                  *[f"    {line}" for q in range(LANES) for line in _fold(spec, expr, q, f"c_v.s{q}", "", into)], "}"]
     elif red.op == "sum" and red.acc.kind in "fc":
         lines += [f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
@@ -344,7 +343,12 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
     coordinates (stepped per row, no division), and the row's elements fold through
     :func:`_lanes` with every address a function of the row's loop variable ``e``. Float sums
     fold rows into lanes ``r0..r7`` (rotated after each row, so short rows' tails spread over
-    the lanes) that join ``acc`` every ``LANES * BLOCK**2`` elements: blocked like a dense run."""
+    the lanes) that join ``acc`` every ``LANES * BLOCK**2`` elements: blocked like a dense run.
+    Float32 sums whose body has float8 templates walk rows whose strided inputs all have unit
+    innermost stride (``unit``, a test of kernel arguments: Dask's chunks, column slices) with
+    float8 loads, blocked and folded in the order of the scalar lanes (same bits; products keep
+    the scalar walk, whose lanes are not blocked); on Intel's CPU runtime about 1.7x the scalar
+    walk's bandwidth on 2048^2 blocks of a 16384^2 array."""
     red = spec.reduce
     assert red is not None
     acc_t, idx, zero, r = ctype(red.acc), spec.index, identity(red.op, red.acc), spec.rank
@@ -367,8 +371,21 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
     row = [f"const {idx} e1 = " + (f"min(d{r - 1} - c{r - 1}, k1 - k);" if r > 1 else "k1 - k;")]
     row += [f"const {idx} in{i}_r = in{i}_o + " + " + ".join(f"c{d} * in{i}_s{d}" for d in range(r)) + ";"
             for i in strided]
-    row += [f"{idx} e = 0;", *_lanes(spec, expr, element, var="e", end="e1", into=into)]
+    row.append(f"{idx} e = 0;")
+    lanes = _lanes(spec, expr, element, var="e", end="e1", into=into)
     lines = coordinates(spec, "j * K + k0")
+    if _vectorisable(spec, expr, ("sum",), "cs0"):  # rows of unit stride: float8 loads, the same folds
+        def at(spec: KernelSpec, op: Operand, name: str) -> str:
+            return f"{name}_o + g" if op.pattern == "c" else f"{name}_r + e"
+
+        vt = f"{acc_t}{LANES}"
+        vector = ["{", f"    const {idx} g = j * K + k + e;", *vector_values(spec, expr, vt, "    ", index=at),
+                  f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
+        lines.append("const int unit = " + " && ".join(f"in{i}_s{r - 1} == 1" for i in strided) + ";")
+        row += ["if (unit) {", *_indent(_lanes(spec, expr, element, vector, var="e", end="e1", into=into)),
+                "} else {", *_indent(lanes), "}"]
+    else:
+        row += lanes
     if sums:
         lines += [f"{acc_t} r{lane} = {zero};" for lane in range(LANES)] + [f"{idx} nr = 0;"]
         row += [f"{{ const {acc_t} r_ = r0; " + " ".join(f"r{q} = r{q + 1};" for q in range(LANES - 1))
