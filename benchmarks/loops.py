@@ -17,7 +17,7 @@ Figures to reach on the CPU device (speed = the reference's time / darray's):
   (the bench imports every family before any case runs), else the case is skipped;
 - ``heat_jit``: 100 steps of the five-point heat stencil of ``examples/heat.py`` on 256 x 256,
   the step under ``da.jit``: >= 1x NumPy.
-Without ``da.jit`` the jitted figures are left out (noted); --quick shortens the loops.
+--quick shortens the loops.
 """
 from __future__ import annotations
 
@@ -35,14 +35,6 @@ from .numeric import _pyopencl
 from .sparse import _poisson, _scipy
 
 os.environ.setdefault("SCIPY_ARRAY_API", "1")  # before scipy's first import (none above imports it)
-
-
-def _jit(run: Run, fn: Callable, **kw: Any) -> Callable | None:
-    """``da.jit(fn)``, or None (noted) when this darray has no ``da.jit``."""
-    if not hasattr(da, "jit"):
-        run.note("da.jit is not in this darray: the jitted figures are left out")
-        return None
-    return da.jit(fn, **kw)
 
 
 def _close(what: str, got: Any, want: np.ndarray, rtol: float = 1e-4) -> None:
@@ -78,23 +70,20 @@ def _chain(run: Run, n: int, count: int, target: str) -> None:
     def step_eager() -> None:
         state["eager"] = ten_steps(state["eager"], y).eval()
 
-    fns = {"numpy": loop(step_numpy, count), "eager": loop(step_eager, count)}
-    jitted = _jit(run, ten_steps)
-    if jitted is not None:
-        state["jit"] = da.asarray(hz, device=run.place)
-        _close("jitted chain", jitted(state["jit"], y), ten_steps(hz, hy))
+    jitted = da.jit(ten_steps)
+    state["jit"] = da.asarray(hz, device=run.place)
+    _close("jitted chain", jitted(state["jit"], y), ten_steps(hz, hy))
 
-        def step_jit() -> None:
-            state["jit"] = jitted(state["jit"], y)
+    def step_jit() -> None:
+        state["jit"] = jitted(state["jit"], y)
 
-        fns["jit"] = loop(step_jit, count)
-    t = compare(fns, repeat=run.pick(5, 3))
+    t = compare({"numpy": loop(step_numpy, count), "eager": loop(step_eager, count), "jit": loop(step_jit, count)},
+                repeat=run.pick(5, 3))
     for name, seconds in t.items():
         run.figure(f"{name}_us", seconds / count * 1e6, "us", label=f"{name}: one iteration of 10 steps, n = {n}")
     _speeds(run, t, f"chain, n = {n}", {"jit": target})
-    for name in ("eager", "jit"):
-        if name in state:  # every contender ran the same number of iterations
-            _close(f"{name} chain after the loops", state[name], state["numpy"], rtol=1e-3)
+    for name in ("eager", "jit"):  # every contender ran the same number of iterations
+        _close(f"{name} chain after the loops", state[name], state["numpy"], rtol=1e-3)
 
 
 @case("chain_1k")
@@ -206,8 +195,6 @@ def heat_step(u: Any) -> Any:
 @case("heat_jit")
 def heat_jit(run: Run) -> None:
     """100 heat steps on 256 x 256 float32, the step under ``da.jit``, against NumPy."""
-    if not hasattr(da, "jit"):
-        run.skip("needs da.jit")
     jitted = da.jit(heat_step)
     n, steps = run.pick((256, 100), (64, 20))
     h = np.full((n, n), 20, np.float32)  # a plate at 20 degrees (no subnormals as the heat spreads)
