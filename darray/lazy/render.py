@@ -131,10 +131,11 @@ def advance(rank: int) -> str:
 
 def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool = False,
                 index: Callable[[KernelSpec, Operand, str], str] = _index,
-                load: Callable[[int, Operand], str] | None = None) -> tuple[list[str], dict[Ref, np.dtype]]:
+                load: Callable[[int, Operand], str] | None = None,
+                skip: frozenset[Ref] = frozenset()) -> tuple[list[str], dict[Ref, np.dtype]]:
     """Code computing every body value at flat index ``g``: coordinates (unless ``stepped``: the
     caller keeps them, see :func:`coordinates`), input loads (``load(k, operand)``, else at
-    ``index``), SSA steps."""
+    ``index``), SSA steps; ``skip``: values computed before (see :func:`uniform`)."""
     idx = spec.index
     lines = []
     if spec.strided and not stepped:
@@ -143,25 +144,40 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool
             lines.append(f"const {idx} c{d} = r % d{d}; r /= d{d};")
         lines.append(f"const {idx} c0 = r;")
     for k, op in enumerate(spec.inputs):
-        value = load(k, op) if load else f"in{k}[{index(spec, op, f'in{k}')}]"
-        lines.append(f"const {ctype(op.dtype)} v{k} = {value};")
+        if ("in", k) not in skip:
+            value = load(k, op) if load else f"in{k}[{index(spec, op, f'in{k}')}]"
+            lines.append(f"const {ctype(op.dtype)} v{k} = {value};")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
-    lines += body_lines(spec, expr, dtypes)
+    lines += body_lines(spec, expr, dtypes, skip)
     return [pad + line for line in lines], dtypes
 
 
-def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype]) -> list[str]:
-    """The SSA steps ``const T t<k> = ...;`` of ``spec`` (scalar code). ``dtypes`` holds the
-    inputs' dtypes and gains the scalars' and each step's."""
+def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype], skip: frozenset[Ref] = frozenset(),
+               only: frozenset[Ref] | None = None) -> list[str]:
+    """The SSA steps ``const T t<k> = ...;`` of ``spec`` (scalar code), but those in ``skip`` (or
+    only those in ``only``). ``dtypes`` holds the inputs' dtypes and gains the scalars' and each step's."""
     dtypes.update({("sc", k): dt for k, dt in enumerate(spec.scalars)})
     lines = []
     for k, ins in enumerate(spec.body):
+        dtypes[("t", k)] = ins.dtype
+        if ("t", k) in skip or (only is not None and ("t", k) not in only):
+            continue
         arg_dts = tuple(dtypes[a] for a in ins.args)
         names = tuple(ref_name(a) for a in ins.args)
         code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
         lines.append(f"const {ctype(ins.dtype)} t{k} = {code};")
-        dtypes[("t", k)] = ins.dtype
     return lines
+
+
+def uniform(spec: KernelSpec) -> frozenset[Ref]:
+    """The values that are the same at every element: single-element inputs (pattern '0') and
+    steps over those and scalars only. The chunked scalar loop computes them once, before it
+    (a load inside the loop is repeated after every store: the output may alias it)."""
+    out: set[Ref] = {("in", k) for k, op in enumerate(spec.inputs) if op.pattern == "0"}
+    for k, ins in enumerate(spec.body):
+        if all(a in out or a[0] == "sc" for a in ins.args):
+            out.add(("t", k))
+    return frozenset(out)
 
 
 _FLOAT32 = np.dtype(np.float32)
@@ -251,6 +267,16 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = Fal
         if vector_width(spec, expr) > 1:
             lines += [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *_vector_body(spec, expr, WIDTH, "        "),
                       "    }"]
+        else:
+            hoisted = uniform(spec)
+            lines += [f"    const {ctype(op.dtype)} v{k} = in{k}[in{k}_o];" for k, op in enumerate(spec.inputs)
+                      if ("in", k) in hoisted]
+            dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
+            lines += ["    " + line for line in body_lines(spec, expr, dtypes, only=hoisted)]
+            lines.append("    for (; g < end; g++) {")
+            lines += _element(spec, expr, "        ", _index, skip=hoisted)
+            lines.append("    }\n}")
+            return "\n".join(lines) + "\n"
         lines.append("    for (; g < end; g++) {")
     elif gpu and (w := gpu_width(spec, expr)) > 1:
         lines += [f"    const {idx} first = get_global_id(0) * {w};",
@@ -266,10 +292,11 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = Fal
 
 
 def _element(spec: KernelSpec, expr: ExprFn, pad: str, index: Callable[[KernelSpec, Operand, str], str],
-             stepped: bool = False, load: Callable[[int, Operand], str] | None = None) -> list[str]:
+             stepped: bool = False, load: Callable[[int, Operand], str] | None = None,
+             skip: frozenset[Ref] = frozenset()) -> list[str]:
     """The loads (``load(k, operand)``, else at ``index``), body and stores of the element at
-    ``g`` (outputs addressed by ``index``)."""
-    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index, load=load)
+    ``g`` (outputs addressed by ``index``); ``skip``: values computed before the loop."""
+    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index, load=load, skip=skip)
     for k, (op, ref) in enumerate(spec.outputs):
         body.append(f"{pad}out{k}[{index(spec, op, f'out{k}')}] = {cast(dtypes[ref], op.dtype, ref_name(ref))};")
     return body
