@@ -117,6 +117,18 @@ def test_patterns_broadcast_strided_single():
     assert "const float8 k1_3 = vload8(0, in1 + in1_q + ib + (jb + 3) * in1_s1);" in tiled  # float8 columns
 
 
+def test_chunked_loop_computes_uniform_values_once():
+    """Single-element inputs and the steps over them (and scalars) are computed before the chunked
+    scalar loop; the rest inside it, in the same order of operations."""
+    n = (64,)
+    cond = op("less", inp((), np.int64), inp((), np.int64), dtype=np.bool_)
+    root = op("where", cond, op("add", inp(n), op("multiply", inp(()), inp(n))), inp(n))
+    src = render.render(plan_of(root, n).spec, expr, chunked=True)
+    loop = src.index("for (; g < end; g++)")
+    assert src.index("in0[in0_o]") < loop and src.index("(v0 < v1)") < loop
+    assert src.index("in2[in2_o + g]") > loop and src.count("in0[in0_o]") == 1
+
+
 def test_rank_collapse_of_slices():
     base = Dim.contiguous((8, 6, 5))
     rows = base.getitem((slice(2, 6),))                    # still contiguous: rank 1
