@@ -281,8 +281,8 @@ def test_program_cache_on_disk(cl_place, tmp_path):
         src = "__kernel void k(__global int *x) { x[get_global_id(0)] += 41; }"
         with da.profile() as p:
             da.place.runtime(da.place.parse("cl")).programs.kernel(src, "k")
-            x = da.full((5,), 2, dtype=da.int32, device="cl")
-        print(x.get().tolist(), [c.from_disk for c in p.compiles])
+            x = da.full((1 << 16,), 2, dtype=da.int32, device="cl")  # large: a kernel (small: NumPy's fill)
+        print(x[:5].get().tolist(), [c.from_disk for c in p.compiles])
     """
     first = run_python(code, DARRAY_CACHE_DIR=str(tmp_path)).stdout.strip()
     assert first.startswith("[2, 2, 2, 2, 2]") and "False" in first and "True" not in first, first
