@@ -16,14 +16,18 @@ no size read back. None of this runs inside a ``da.jit`` trace.
 """
 from __future__ import annotations
 
+import contextvars
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
 from .. import sched
-from ..dim import _TRUSTED
+from .._array import DArray
+from ..alloc import pool
+from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
 from .graph import Input, Node, Scalar, Term, leaf
@@ -154,21 +158,63 @@ _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise tha
 
 def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
     """``run`` of one node over materialised terms (a graph of size 1): no walk, no memo."""
-    args = [leaf(a) for a in x.args]
+    _apply(x.op, [leaf(a) for a in x.args], target, place, name)
+
+
+def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -> None:
+    """NumPy's ``op`` over ``args`` (Inputs and Scalars of the loop dtypes) into ``target``, once
+    what it depends on has completed."""
     reads = [a.alloc for a in args if type(a) is Input]
-    f = ref(x.op)
-    quiet = target.dtype.kind != "f" and all([a.dtype.kind != "f" for a in args])  # no FP flags to raise
+    f = ref(op)
 
     def compute() -> None:
-        vals = [_view(a) if type(a) is Input else a.value for a in args]
-        if quiet:
-            f(*vals, out=_view(target))
-        else:
-            with np.errstate(all="ignore"):
-                f(*vals, out=_view(target))
+        f(*[_view(a) if type(a) is Input else a.value for a in args], out=_view(target))
 
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
-    sched.run_host(name, compute, place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+    sched.run_host(name, lambda: _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+
+
+_contexts = threading.local()
+
+
+def _quietly(fn: Callable[[], None]) -> None:
+    """``fn()`` with NumPy's floating-point warnings off, as under ``np.errstate(all="ignore")``: in
+    a context copied once per thread under it (entering ``errstate`` costs more than a small op)."""
+    ctx = getattr(_contexts, "quiet", None)
+    if ctx is None:
+        with np.errstate(all="ignore"):
+            ctx = _contexts.quiet = contextvars.copy_context()
+    ctx.run(fn)
+
+
+CHAIN = 32  # :func:`now` runs an op at once where a chain of this many such ops would run on the host
+
+
+def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
+        place: CLPlace) -> DArray | None:
+    """``op`` over ``args`` (DArrays, and scalars already of their loop dtype ``ins``) computed at
+    once on the host into a new array of ``out`` and ``shape``, instead of a pending node; None
+    (nothing done) unless every array is materialised and of its loop dtype, the result has 1 to
+    ``LIMIT / CHAIN`` elements and the device is host-backed, outside a ``da.jit`` trace. The caller
+    checks that NumPy's op is exact here (``Node.host``). A chain of up to ``CHAIN`` such ops would
+    run on the host when evaluated, so what would fuse into one device kernel still fuses."""
+    dim = Dim.trusted(shape)
+    n = dim.size
+    if n * CHAIN > LIMIT or not n or op in _GENERAL:
+        return None
+    terms: list[Any] = []
+    for a, d in zip(args, ins):
+        if type(a) is DArray:
+            if a._node is not None or a._dtype != d:
+                return None
+            terms.append(Input(a._alloc, a._dim, d))
+        else:
+            terms.append(Scalar(a, d))
+    if not runtime(place).host_backed or sched.capturing() is not None:
+        return None
+    target = Input(pool(place).allocate(n * out.itemsize), dim, out)
+    _apply(op, terms, target, place, op)
+    return DArray(target.alloc, dim, out, place)
 
 
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
@@ -187,13 +233,13 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
 
     def compute() -> None:
         memo: dict[int, Any] = {}
-        with np.errstate(all="ignore"):
-            for x, t in zip(nodes, targets):
-                view = _view(t)
-                if _value(x, memo, view) is not view:
-                    np.copyto(view, _value(x, memo), casting="unsafe")
+        for x, t in zip(nodes, targets):
+            view = _view(t)
+            if _value(x, memo, view) is not view:
+                np.copyto(view, _value(x, memo), casting="unsafe")
 
     nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
-    sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs], writes=[t.alloc for t in targets],
+    sched.run_host(name, lambda: _quietly(compute), place=place, reads=[t.alloc for t in inputs],
+                   writes=[t.alloc for t in targets],
                    nbytes=nbytes)
     return True
