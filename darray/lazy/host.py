@@ -157,7 +157,7 @@ _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise tha
 
 
 def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
-    """``run`` of one node over materialised terms (a graph of size 1): no walk, no memo."""
+    """``run`` of one node (not a cast) over materialised terms (a graph of size 1): no walk, no memo."""
     _apply(x.op, [leaf(a) for a in x.args], target, place, name)
 
 
@@ -166,9 +166,14 @@ def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -
     what it depends on has completed."""
     reads = [a.alloc for a in args if type(a) is Input]
     f = ref(op)
+    into = op not in _GENERAL
 
     def compute() -> None:
-        f(*[_view(a) if type(a) is Input else a.value for a in args], out=_view(target))
+        vals = [_view(a) if type(a) is Input else a.value for a in args]
+        if into:
+            f(*vals, out=_view(target))
+        else:  # where: NumPy's has no ``out``
+            np.copyto(_view(target), f(*vals), casting="unsafe")
 
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
     sched.run_host(name, lambda: _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
@@ -194,24 +199,30 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
         place: CLPlace) -> DArray | None:
     """``op`` over ``args`` (DArrays, and scalars already of their loop dtype ``ins``) computed at
     once on the host into a new array of ``out`` and ``shape``, instead of a pending node; None
-    (nothing done) unless every array is materialised and of its loop dtype, the result has 1 to
-    ``LIMIT / CHAIN`` elements and the device is host-backed, outside a ``da.jit`` trace. The caller
-    checks that NumPy's op is exact here (``Node.host``). A chain of up to ``CHAIN`` such ops would
-    run on the host when evaluated, so what would fuse into one device kernel still fuses."""
+    (nothing done) unless every array is of its loop dtype, the result has 1 to ``LIMIT / CHAIN``
+    elements and the device is host-backed, outside a ``da.jit`` trace. The caller checks that
+    NumPy's op is exact here (``Node.host``). A chain of up to ``CHAIN`` such ops would run on the
+    host when evaluated, so what would fuse into one device kernel still fuses: a pending array
+    stays pending (None) unless another graph already reads it (``Node.used``); then it runs now,
+    once, rather than again inside each graph that reads it."""
     dim = Dim.trusted(shape)
     n = dim.size
-    if n * CHAIN > LIMIT or not n or op in _GENERAL:
+    if n * CHAIN > LIMIT or not n:
         return None
-    terms: list[Any] = []
+    shared = []
     for a, d in zip(args, ins):
         if type(a) is DArray:
-            if a._node is not None or a._dtype != d:
+            if a._dtype is not d and a._dtype != d:
                 return None
-            terms.append(Input(a._alloc, a._dim, d))
-        else:
-            terms.append(Scalar(a, d))
+            if a._node is not None:
+                if not a._node.used:
+                    return None
+                shared.append(a)
     if not runtime(place).host_backed or sched.capturing() is not None:
         return None
+    for a in shared:
+        a._data()
+    terms = [Input(a._alloc, a._dim, d) if type(a) is DArray else Scalar(a, d) for a, d in zip(args, ins)]
     target = Input(pool(place).allocate(n * out.itemsize), dim, out)
     _apply(op, terms, target, place, op)
     return DArray(target.alloc, dim, out, place)
@@ -226,7 +237,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     if n == 0 or n * size > LIMIT or not all([x.host for x in nodes]) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
-    if size == 1 and nodes[0].op not in _GENERAL:
+    if size == 1 and nodes[0].op != "cast":
         _one(nodes[0], targets[0], place, name)
         return True
     inputs = _inputs(nodes)
