@@ -359,3 +359,18 @@ def test_at_once_from_threads(place, monkeypatch):
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, monkeypatch):
+    """A graph built over a pending inexact node runs on the host once that node has run."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.linspace(0.5, 4, 12)
+    x = da.asarray(h, device=place)
+    s = da.sqrt(x)
+    a = (s + 1) * 3                 # pending over s: not exact on the host as built
+    assert a._node is not None and not a._node.host
+    s.eval()
+    with da.profile() as p:
+        a.eval()
+    assert [r.stream for r in p.launches] == [sched.HOST]
+    np.testing.assert_array_equal(a.get(), (np.sqrt(h) + 1) * 3)

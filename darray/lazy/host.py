@@ -32,7 +32,7 @@ from ..alloc import pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
-from .graph import Input, Node, Scalar, Term, leaf
+from .graph import Input, Node, Scalar, Term, leaf, walk
 from .table import ref
 
 
@@ -230,13 +230,21 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
     return DArray(target.alloc, dim, out, place)
 
 
+def _exact_now(x: Node) -> bool:
+    """Whether every node of ``x``'s graph still pending is exact on the host (the nodes below that
+    were not may have been materialised since ``x`` was built); remembered in ``x.host``."""
+    if x.exact and all([t.exact for t in walk([x]) if type(t) is Node]):
+        x.host = True
+    return x.host
+
+
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
     """Compute the pending ``nodes`` into ``targets`` on the host (after the commands they depend
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
     the device is not host-backed."""
     n = targets[0].dim.size
     size = nodes[0].size if len(nodes) == 1 else sum([x.size for x in nodes])
-    if n == 0 or n * size > LIMIT or not all([x.host for x in nodes]) \
+    if n == 0 or n * size > LIMIT or not all([x.host or _exact_now(x) for x in nodes]) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
     if size == 1 and nodes[0].op != "cast":
