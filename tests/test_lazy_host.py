@@ -34,6 +34,12 @@ def place(cl_place):
     return cl_place
 
 
+@pytest.fixture
+def chains(monkeypatch):
+    """No op computed at once (``host.now``): chains stay pending until they run as one."""
+    monkeypatch.setattr(host, "CHAIN", 1 << 40)
+
+
 def launches(fn):
     """``fn()``'s result as NumPy and the stream ids of its launches (-1: run on the host)."""
     with da.profile() as p:
@@ -98,7 +104,7 @@ def test_exact_ops_give_the_kernels_bits(place, op, dtype, data):
         assert sched.HOST not in streams
 
 
-def test_chain_over_views_and_scalars_is_one_host_run(place):
+def test_chain_over_views_and_scalars_is_one_host_run(place, chains):
     base = np.arange(-12, 12, dtype=np.float32).reshape(4, 6) / 3
     ints = np.arange(6, dtype=np.int32)
 
@@ -114,7 +120,7 @@ def test_chain_over_views_and_scalars_is_one_host_run(place):
     same_bits(got, chain(np, base, ints))
 
 
-def test_several_outputs_in_one_host_run(place):
+def test_several_outputs_in_one_host_run(place, chains):
     x = da.asarray(np.arange(10, dtype=np.int64), device=place)
     def pair():
         out = (x * 3 - 1, (x & 6) == 2)
@@ -223,3 +229,148 @@ def test_host_paths_stay_off_inside_a_jit_trace(place, monkeypatch):
     f = da.jit(body)
     for _ in range(2):  # trace, then replay
         np.testing.assert_array_equal(f(x, idx).get(), want)
+
+
+# -- one op computed at once (host.now) -------------------------------------------------------
+
+NOW_OPS = ["add", "subtract", "multiply", "maximum", "less", "bitwise_and", "where", "negative", "floor"]
+
+
+def _viewed(x: da.DArray, how: int) -> da.DArray:
+    """x as itself, reversed, stepped or transposed."""
+    return x if how == 0 or x.ndim == 0 else x[::-1] if how == 1 else x[::2] if how == 2 else x.T
+
+
+@settings(max_examples=30)
+@given(data=st.data())
+def test_one_op_over_views_runs_at_once_as_numpy(place, data):
+    """Every view layout, 0-d, scalars: the result is materialised at once by one host run, with
+    the kernel's bits (``both``) and NumPy's."""
+    name = data.draw(st.sampled_from(NOW_OPS), label="op")
+    dtype = D(data.draw(st.sampled_from(["float32", "float64", "int32"] if name != "bitwise_and" else
+                                        ["int8", "uint64", "bool"]), label="dtype"))
+    shape = data.draw(st.sampled_from([(), (7,), (4, 6), (1, 9)]), label="shape")
+    fn = getattr(da, name)
+    arity = 3 if name == "where" else 1 if name in ("negative", "floor") else 2
+    if name == "floor" and dtype.kind != "f" or name == "negative" and dtype.kind == "b":
+        return
+    hosts = [data.draw(values(D("bool") if name == "where" and i == 0 else dtype, int(np.prod(shape))),
+                       label=f"x{i}").reshape(shape) for i in range(arity)]
+    hows = [data.draw(st.integers(0, 3), label=f"view{i}") if shape else 0 for i in range(arity)]
+    xs = [_viewed(da.asarray(h, device=place), k) for h, k in zip(hosts, hows)]
+    if arity == 2 and data.draw(st.booleans(), label="scalar"):
+        xs[1], hosts[1], hows[1] = 3, 3, 0
+    args = [_viewed(np.asarray(h), k) if isinstance(h, np.ndarray) else h for h, k in zip(hosts, hows)]
+    try:
+        want = getattr(np, name)(*args)
+    except ValueError:  # shapes that do not broadcast: NumPy's error class
+        with pytest.raises(ValueError):
+            fn(*xs)
+        assert (xs[0] + 0).shape == xs[0].shape  # the next call works
+        return
+    old = host.LIMIT
+    try:
+        host.LIMIT = 1 << 20
+        with da.profile() as p:
+            y = fn(*xs)
+            assert y._node is None  # computed at once
+    finally:
+        host.LIMIT = old
+    assert [r.stream for r in p.launches] == [sched.HOST]
+    kernel, got, _ = both(lambda: fn(*xs))
+    same_bits(kernel, got)
+    same_bits(y.get(), got)
+    same_bits(np.asarray(want, dtype=got.dtype), got)
+
+
+def test_at_once_only_where_a_chain_would_run_on_the_host(place, monkeypatch):
+    """Over LIMIT / CHAIN elements, an empty result, an inexact op or a cast: pending as before."""
+    monkeypatch.setattr(host, "LIMIT", 32 * 100)
+    x = da.asarray(np.arange(101, dtype=np.float32), device=place)
+    assert (x + 1)._node is not None                     # 101 elements: a longer chain would launch a kernel
+    assert (x[:100] + 1)._node is None
+    assert (x[:0] + 1)._node is not None and (x[:0] + 1).shape == (0,)
+    assert da.sin(x[:10])._node is not None             # not exact on the host
+    assert (x[:10] + np.arange(10))._node is not None   # float32 read as float64: a cast
+    np.testing.assert_array_equal((x[:0] + 1).get(), np.zeros(0, np.float32))
+
+
+def test_at_once_reads_a_shared_pending_array_once(place, monkeypatch):
+    """A pending array that a second op reads runs first (once); a chain's first link stays pending."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.linspace(0.5, 4, 12)
+    x = da.asarray(h, device=place)
+    s = da.sqrt(x)                                       # inexact: pending, a kernel
+    a = s + 1
+    assert a._node is not None and s._node is not None  # s read once so far: the chain fuses
+    b = s * 2
+    assert s._node is None and b._node is None          # s ran; b at once over it
+    c = a * 3
+    np.testing.assert_array_equal(b.get(), np.sqrt(h) * 2)
+    np.testing.assert_array_equal(c.get(), (np.sqrt(h) + 1) * 3)
+
+
+def test_in_place_write_after_a_pending_read_and_an_at_once_result(place, monkeypatch):
+    """In-place writes never change what an earlier expression sees, pending or computed at once."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.arange(8, dtype=np.float64)
+    x = da.asarray(h, device=place)
+    pending = da.exp(x)          # inexact: pending, reads x
+    now = x * 2                  # at once
+    x += 5
+    x[1:3] = -1
+    np.testing.assert_array_equal(now.get(), h * 2)
+    np.testing.assert_array_equal(pending.get(), da.exp(da.asarray(h, device=place)).get())
+    np.testing.assert_array_equal((x * 1).get(), np.r_[5.0, -1, -1, h[3:] + 5])
+
+
+def test_at_once_raises_no_floating_point_warnings(place, monkeypatch):
+    """NumPy's divide-by-zero and invalid flags stay quiet, as in the kernels; errors are NumPy's."""
+    import warnings
+
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    f = da.asarray(np.array([1.0, 0.0, -1.0]), device=place)
+    i = da.asarray(np.array([1, 0, 3]), device=place)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = (f / 0).get(), (i // da.zeros(3, dtype=da.int64, device=place)).get(), da.floor(f / f).get()
+    assert np.isinf(got[0][0]) and np.isnan(got[0][1]) and np.isnan(got[2][1])
+    with pytest.raises(ValueError):
+        i ** -1
+    np.testing.assert_array_equal((i ** 2).get(), [1, 0, 9])  # the next call works
+
+
+def test_at_once_from_threads(place, monkeypatch):
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.arange(64, dtype=np.int64)
+    x = da.asarray(h, device=place)
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            for _ in range(50):
+                np.testing.assert_array_equal(((x * k) + k).get(), h * k + k)
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, monkeypatch):
+    """A graph built over a pending inexact node runs on the host once that node has run."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.linspace(0.5, 4, 12)
+    x = da.asarray(h, device=place)
+    s = da.sqrt(x)
+    a = (s + 1) * 3                 # pending over s: not exact on the host as built
+    assert a._node is not None and not a._node.host
+    s.eval()
+    with da.profile() as p:
+        a.eval()
+    assert [r.stream for r in p.launches] == [sched.HOST]
+    np.testing.assert_array_equal(a.get(), (np.sqrt(h) + 1) * 3)

@@ -48,7 +48,9 @@ class Node:
     bytes; ``size`` counts nodes (a bound, DAG sharing counted twice). ``used`` is set once
     another node takes this one as an argument. ``value`` is set once the node has been
     materialised, so later graphs read the result instead of recomputing it. ``host``: NumPy
-    computes this node and every pending node below it with the kernel's bits (``lazy.host``).
+    computes this node and every pending node below it with the kernel's bits (``lazy.host``);
+    ``exact``: NumPy computes this node's own op so (``host`` may turn true once the nodes
+    below that are not have been materialised).
     """
 
     op: str
@@ -62,6 +64,7 @@ class Node:
     used: bool = False
     value: Input | None = None
     host: bool = False
+    exact: bool = False
 
 
 Term = Input | Scalar | Node
@@ -70,7 +73,7 @@ Term = Input | Scalar | Node
 def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...], host: bool = False) -> Node:
     """A new node over ``args``, with depth, size and the allocations it reads; ``host``: whether
     NumPy computes ``op`` itself exactly (see ``Node``)."""
-    depth, size, pinned = 0, 1, 0
+    exact, depth, size, pinned = host, 0, 1, 0
     reads: tuple[Any, ...] = ()
     for a in args:
         if type(a) is Node:
@@ -92,7 +95,7 @@ def node(op: str, args: tuple[Term, ...], dtype: np.dtype, shape: tuple[int, ...
         if type(a) is Input and a.alloc not in reads:
             reads += (a.alloc,)
             pinned += a.alloc.nbytes
-    return Node(op, args, dtype, shape, depth + 1, size, reads, pinned, False, None, host)
+    return Node(op, args, dtype, shape, depth + 1, size, reads, pinned, False, None, host, exact)
 
 
 def leaf(t: Term) -> Term:

@@ -9,24 +9,30 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
+One node over materialised terms runs without the graph walk (``_one``); an elementwise op small
+enough that any chain of ``CHAIN`` such ops would run here is computed when it is called
+(:func:`now`), with no pending node at all. Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
 """
 from __future__ import annotations
 
+import contextvars
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
 from .. import sched
-from ..dim import _TRUSTED
+from .._array import DArray
+from ..alloc import pool
+from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
-from .graph import Input, Node, Scalar, Term, leaf
+from .graph import Input, Node, Scalar, Term, leaf, walk
 from .table import ref
 
 
@@ -153,22 +159,83 @@ _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise tha
 
 
 def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
-    """``run`` of one node over materialised terms (a graph of size 1): no walk, no memo."""
-    args = [leaf(a) for a in x.args]
+    """``run`` of one node (not a cast) over materialised terms (a graph of size 1): no walk, no memo."""
+    _apply(x.op, [leaf(a) for a in x.args], target, place, name)
+
+
+def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -> None:
+    """NumPy's ``op`` over ``args`` (Inputs and Scalars of the loop dtypes) into ``target``, once
+    what it depends on has completed."""
     reads = [a.alloc for a in args if type(a) is Input]
-    f = ref(x.op)
-    quiet = target.dtype.kind != "f" and all([a.dtype.kind != "f" for a in args])  # no FP flags to raise
+    f = ref(op)
+    into = op not in _GENERAL
 
     def compute() -> None:
         vals = [_view(a) if type(a) is Input else a.value for a in args]
-        if quiet:
+        if into:
             f(*vals, out=_view(target))
-        else:
-            with np.errstate(all="ignore"):
-                f(*vals, out=_view(target))
+        else:  # where: NumPy's has no ``out``
+            np.copyto(_view(target), f(*vals), casting="unsafe")
 
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
-    sched.run_host(name, compute, place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+    sched.run_host(name, lambda: _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+
+
+_contexts = threading.local()
+
+
+def _quietly(fn: Callable[[], None]) -> None:
+    """``fn()`` with NumPy's floating-point warnings off, as under ``np.errstate(all="ignore")``: in
+    a context copied once per thread under it (entering ``errstate`` costs more than a small op)."""
+    ctx = getattr(_contexts, "quiet", None)
+    if ctx is None:
+        with np.errstate(all="ignore"):
+            ctx = _contexts.quiet = contextvars.copy_context()
+    ctx.run(fn)
+
+
+CHAIN = 32  # :func:`now` runs an op at once where a chain of this many such ops would run on the host
+
+
+def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
+        place: CLPlace) -> DArray | None:
+    """``op`` over ``args`` (DArrays, and scalars already of their loop dtype ``ins``) computed at
+    once on the host into a new array of ``out`` and ``shape``, instead of a pending node; None
+    (nothing done) unless every array is of its loop dtype, the result has 1 to ``LIMIT / CHAIN``
+    elements and the device is host-backed, outside a ``da.jit`` trace. The caller checks that
+    NumPy's op is exact here (``Node.host``). A chain of up to ``CHAIN`` such ops would run on the
+    host when evaluated, so what would fuse into one device kernel still fuses: a pending array
+    stays pending (None) unless another graph already reads it (``Node.used``); then it runs now,
+    once, rather than again inside each graph that reads it."""
+    dim = Dim.trusted(shape)
+    n = dim.size
+    if n * CHAIN > LIMIT or not n:
+        return None
+    shared = []
+    for a, d in zip(args, ins):
+        if type(a) is DArray:
+            if a._dtype is not d and a._dtype != d:
+                return None
+            if a._node is not None:
+                if not a._node.used:
+                    return None
+                shared.append(a)
+    if not runtime(place).host_backed or sched.capturing() is not None:
+        return None
+    for a in shared:
+        a._data()
+    terms = [Input(a._alloc, a._dim, d) if type(a) is DArray else Scalar(a, d) for a, d in zip(args, ins)]
+    target = Input(pool(place).allocate(n * out.itemsize), dim, out)
+    _apply(op, terms, target, place, op)
+    return DArray(target.alloc, dim, out, place)
+
+
+def _exact_now(x: Node) -> bool:
+    """Whether every node of ``x``'s graph still pending is exact on the host (the nodes below that
+    were not may have been materialised since ``x`` was built); remembered in ``x.host``."""
+    if x.exact and all([t.exact for t in walk([x]) if type(t) is Node]):
+        x.host = True
+    return x.host
 
 
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
@@ -177,23 +244,23 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     the device is not host-backed."""
     n = targets[0].dim.size
     size = nodes[0].size if len(nodes) == 1 else sum([x.size for x in nodes])
-    if n == 0 or n * size > LIMIT or not all([x.host for x in nodes]) \
+    if n == 0 or n * size > LIMIT or not all([x.host or _exact_now(x) for x in nodes]) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
-    if size == 1 and nodes[0].op not in _GENERAL:
+    if size == 1 and nodes[0].op != "cast":
         _one(nodes[0], targets[0], place, name)
         return True
     inputs = _inputs(nodes)
 
     def compute() -> None:
         memo: dict[int, Any] = {}
-        with np.errstate(all="ignore"):
-            for x, t in zip(nodes, targets):
-                view = _view(t)
-                if _value(x, memo, view) is not view:
-                    np.copyto(view, _value(x, memo), casting="unsafe")
+        for x, t in zip(nodes, targets):
+            view = _view(t)
+            if _value(x, memo, view) is not view:
+                np.copyto(view, _value(x, memo), casting="unsafe")
 
     nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
-    sched.run_host(name, compute, place=place, reads=[t.alloc for t in inputs], writes=[t.alloc for t in targets],
+    sched.run_host(name, lambda: _quietly(compute), place=place, reads=[t.alloc for t in inputs],
+                   writes=[t.alloc for t in targets],
                    nbytes=nbytes)
     return True

@@ -70,6 +70,28 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     return _call("elementwise", name, args)
 
 
+Plan = tuple[tuple[np.dtype, ...], np.dtype, bool, Callable[..., Any], bool]
+_plans: dict[tuple[Any, ...], Plan] = {}  # (impl, op, place type, argument dtypes/Python types) -> Plan
+
+
+def _plan(impl: str, op: Op, args: tuple[Any, ...], place: Place) -> Plan:
+    """What dispatching ``op`` over ``args`` on ``place`` to ``impl`` needs, cached per signature:
+    (loop dtypes, result dtype, exact on the host, implementation, whether the values need the
+    checks of ``_checked``). float16 on a device without it is resolved per call (not cached)."""
+    key = (impl, op.name, type(place), *[a._dtype if type(a) is DArray else type(a) for a in args])
+    plan = _plans.get(key)
+    if plan is None:
+        ins, out, half, exact = _resolve(op.name, key[3:])
+        checks = (op.name == "pow" and ins[1].kind in "iu") or (op.name in _MIRROR and ins[0].kind in "iu")
+        plan = (ins, out, exact, D.implementation(impl, place), checks)
+        if half:
+            return (*resolve(op, args, place), plan[3], checks)
+        if len(_plans) >= 4096:
+            _plans.clear()
+        _plans[key] = plan
+    return plan
+
+
 def _call(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, tuple[int, ...], Place]:
     """(what implementation ``impl`` gives for ``name(*args)`` on their place, dtype, shape, place):
     ``"elementwise"`` gives the term or NumPy result, ``"elementwise_array"`` a DArray."""
@@ -77,15 +99,24 @@ def _call(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, t
     if len(args) != op.arity:
         raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
     args, place = D.operands(name, args)
-    ins, out, exact = resolve(op, args, place)
+    ins, out, exact, fn, checks = _plan(impl, op, args, place)
     shape = D.shape_of(name, args)
-    if name == "pow" and ins[1].kind in "iu" and not isinstance(args[1], DArray) and args[1] < 0:
-        D.scalar_value(name, args[1], ins[1])  # as NumPy: OverflowError first when it does not fit
-        raise ValueError("darray pow: integers to negative integer powers are not allowed")
-    if name in _MIRROR and ins[0].kind in "iu":
-        name, args = _compare_out_of_range(name, args, ins)
-        op = TABLE[name]
-    return D.implementation(impl, place)(op, args, ins, out, shape, exact, place), out, shape, place
+    if checks:
+        op, args = _checked(op, args, ins)
+    return fn(op, args, ins, out, shape, exact, place), out, shape, place
+
+
+def _checked(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...]) -> tuple[Op, tuple[Any, ...]]:
+    """NumPy's rules on the values of integer ``pow`` (no negative powers) and of comparisons with
+    out-of-range Python ints (``_compare_out_of_range``): the op and arguments to compute."""
+    name = op.name
+    if name == "pow":
+        if not isinstance(args[1], DArray) and args[1] < 0:
+            D.scalar_value(name, args[1], ins[1])  # as NumPy: OverflowError first when it does not fit
+            raise ValueError("darray pow: integers to negative integer powers are not allowed")
+        return op, args
+    name, args = _compare_out_of_range(name, args, ins)
+    return TABLE[name], args
 
 
 _MIRROR = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
@@ -141,7 +172,12 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new pending DArray."""
+    """The op as a new DArray: computed at once where ``lazy.host.now`` takes it, else pending."""
+    if exact:
+        vals = [a if type(a) is DArray else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
+        done = host.now(op.name, vals, ins, out, shape, cast(CLPlace, place))
+        if done is not None:
+            return done
     return record(_cl(op, args, ins, out, shape, exact, place), place)
 
 
