@@ -11,6 +11,7 @@ import threading
 import numpy as np
 import pyopencl as cl
 import pytest
+from helpers import in_threads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -32,12 +33,6 @@ def place(cl_place):
     if not runtime(cl_place).host_backed:
         pytest.skip(f"{cl_place} is not host-backed: no host path")  # GPUs; CI's PoCL CPU device is
     return cl_place
-
-
-@pytest.fixture
-def chains(monkeypatch):
-    """No op computed at once (``host.now``): chains stay pending until they run as one."""
-    monkeypatch.setattr(host, "CHAIN", 1 << 40)
 
 
 def launches(fn):
@@ -104,7 +99,7 @@ def test_exact_ops_give_the_kernels_bits(place, op, dtype, data):
         assert sched.HOST not in streams
 
 
-def test_chain_over_views_and_scalars_is_one_host_run(place, chains):
+def test_chain_over_views_and_scalars_is_one_host_run(place):
     base = np.arange(-12, 12, dtype=np.float32).reshape(4, 6) / 3
     ints = np.arange(6, dtype=np.int32)
 
@@ -120,7 +115,7 @@ def test_chain_over_views_and_scalars_is_one_host_run(place, chains):
     same_bits(got, chain(np, base, ints))
 
 
-def test_several_outputs_in_one_host_run(place, chains):
+def test_several_outputs_in_one_host_run(place):
     x = da.asarray(np.arange(10, dtype=np.int64), device=place)
     def pair():
         out = (x * 3 - 1, (x & 6) == 2)
@@ -231,7 +226,7 @@ def test_host_paths_stay_off_inside_a_jit_trace(place, monkeypatch):
         np.testing.assert_array_equal(f(x, idx).get(), want)
 
 
-# -- one op computed at once (host.now) -------------------------------------------------------
+# -- one op over views, on the host ------------------------------------------------------------
 
 NOW_OPS = ["add", "subtract", "multiply", "maximum", "less", "bitwise_and", "where", "negative", "floor"]
 
@@ -243,9 +238,8 @@ def _viewed(x: da.DArray, how: int) -> da.DArray:
 
 @settings(max_examples=30)
 @given(data=st.data())
-def test_one_op_over_views_runs_at_once_as_numpy(place, data):
-    """Every view layout, 0-d, scalars: the result is materialised at once by one host run, with
-    the kernel's bits (``both``) and NumPy's."""
+def test_one_op_over_views_runs_on_the_host_as_numpy(place, data):
+    """Every view layout, 0-d, scalars: one host run, with the kernel's bits (``both``) and NumPy's."""
     name = data.draw(st.sampled_from(NOW_OPS), label="op")
     dtype = D(data.draw(st.sampled_from(["float32", "float64", "int32"] if name != "bitwise_and" else
                                         ["int8", "uint64", "bool"]), label="dtype"))
@@ -271,9 +265,9 @@ def test_one_op_over_views_runs_at_once_as_numpy(place, data):
     old = host.LIMIT
     try:
         host.LIMIT = 1 << 20
+        y = fn(*xs)
         with da.profile() as p:
-            y = fn(*xs)
-            assert y._node is None  # computed at once
+            y.eval()
     finally:
         host.LIMIT = old
     assert [r.stream for r in p.launches] == [sched.HOST]
@@ -283,40 +277,13 @@ def test_one_op_over_views_runs_at_once_as_numpy(place, data):
     same_bits(np.asarray(want, dtype=got.dtype), got)
 
 
-def test_at_once_only_where_a_chain_would_run_on_the_host(place, monkeypatch):
-    """Over LIMIT / CHAIN elements, an empty result, an inexact op or a cast: pending as before."""
-    monkeypatch.setattr(host, "LIMIT", 32 * 100)
-    x = da.asarray(np.arange(101, dtype=np.float32), device=place)
-    assert (x + 1)._node is not None                     # 101 elements: a longer chain would launch a kernel
-    assert (x[:100] + 1)._node is None
-    assert (x[:0] + 1)._node is not None and (x[:0] + 1).shape == (0,)
-    assert da.sin(x[:10])._node is not None             # not exact on the host
-    assert (x[:10] + np.arange(10))._node is not None   # float32 read as float64: a cast
-    np.testing.assert_array_equal((x[:0] + 1).get(), np.zeros(0, np.float32))
-
-
-def test_at_once_reads_a_shared_pending_array_once(place, monkeypatch):
-    """A pending array that a second op reads runs first (once); a chain's first link stays pending."""
-    monkeypatch.setattr(host, "LIMIT", 1 << 20)
-    h = np.linspace(0.5, 4, 12)
-    x = da.asarray(h, device=place)
-    s = da.sqrt(x)                                       # inexact: pending, a kernel
-    a = s + 1
-    assert a._node is not None and s._node is not None  # s read once so far: the chain fuses
-    b = s * 2
-    assert s._node is None and b._node is None          # s ran; b at once over it
-    c = a * 3
-    np.testing.assert_array_equal(b.get(), np.sqrt(h) * 2)
-    np.testing.assert_array_equal(c.get(), (np.sqrt(h) + 1) * 3)
-
-
-def test_in_place_write_after_a_pending_read_and_an_at_once_result(place, monkeypatch):
-    """In-place writes never change what an earlier expression sees, pending or computed at once."""
+def test_in_place_write_after_pending_reads(place, monkeypatch):
+    """In-place writes never change what an earlier expression sees, host run or kernel."""
     monkeypatch.setattr(host, "LIMIT", 1 << 20)
     h = np.arange(8, dtype=np.float64)
     x = da.asarray(h, device=place)
-    pending = da.exp(x)          # inexact: pending, reads x
-    now = x * 2                  # at once
+    pending = da.exp(x)          # inexact: a kernel
+    now = x * 2                  # exact: a host run
     x += 5
     x[1:3] = -1
     np.testing.assert_array_equal(now.get(), h * 2)
@@ -324,7 +291,7 @@ def test_in_place_write_after_a_pending_read_and_an_at_once_result(place, monkey
     np.testing.assert_array_equal((x * 1).get(), np.r_[5.0, -1, -1, h[3:] + 5])
 
 
-def test_at_once_raises_no_floating_point_warnings(place, monkeypatch):
+def test_host_runs_raise_no_floating_point_warnings(place, monkeypatch):
     """NumPy's divide-by-zero and invalid flags stay quiet, as in the kernels; errors are NumPy's."""
     import warnings
 
@@ -340,25 +307,16 @@ def test_at_once_raises_no_floating_point_warnings(place, monkeypatch):
     np.testing.assert_array_equal((i ** 2).get(), [1, 0, 9])  # the next call works
 
 
-def test_at_once_from_threads(place, monkeypatch):
+def test_host_runs_from_threads(place, monkeypatch):
     monkeypatch.setattr(host, "LIMIT", 1 << 20)
     h = np.arange(64, dtype=np.int64)
     x = da.asarray(h, device=place)
-    errors: list[BaseException] = []
 
     def work(k: int) -> None:
-        try:
-            for _ in range(50):
-                np.testing.assert_array_equal(((x * k) + k).get(), h * k + k)
-        except BaseException as err:  # noqa: BLE001 - reported below
-            errors.append(err)
+        for _ in range(50):
+            np.testing.assert_array_equal(((x * k) + k).get(), h * k + k)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    in_threads(work)
 
 
 def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, monkeypatch):

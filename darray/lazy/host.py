@@ -9,9 +9,7 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_one``); an elementwise op small
-enough that any chain of ``CHAIN`` such ops would run here is computed when it is called
-(:func:`now`), with no pending node at all. Data-dependent ops
+One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -27,9 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .. import sched
-from .._array import DArray
-from ..alloc import pool
-from ..dim import _TRUSTED, Dim
+from ..dim import _TRUSTED
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
 from .graph import Input, Node, Scalar, Term, leaf, walk
@@ -192,42 +188,6 @@ def _quietly(fn: Callable[[], None]) -> None:
         with np.errstate(all="ignore"):
             ctx = _contexts.quiet = contextvars.copy_context()
     ctx.run(fn)
-
-
-CHAIN = 32  # :func:`now` runs an op at once where a chain of this many such ops would run on the host
-
-
-def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
-        place: CLPlace) -> DArray | None:
-    """``op`` over ``args`` (DArrays, and scalars already of their loop dtype ``ins``) computed at
-    once on the host into a new array of ``out`` and ``shape``, instead of a pending node; None
-    (nothing done) unless every array is of its loop dtype, the result has 1 to ``LIMIT / CHAIN``
-    elements and the device is host-backed, outside a ``da.jit`` trace. The caller checks that
-    NumPy's op is exact here (``Node.host``). A chain of up to ``CHAIN`` such ops would run on the
-    host when evaluated, so what would fuse into one device kernel still fuses: a pending array
-    stays pending (None) unless another graph already reads it (``Node.used``); then it runs now,
-    once, rather than again inside each graph that reads it."""
-    dim = Dim.trusted(shape)
-    n = dim.size
-    if n * CHAIN > LIMIT or not n:
-        return None
-    shared = []
-    for a, d in zip(args, ins):
-        if type(a) is DArray:
-            if a._dtype is not d and a._dtype != d:
-                return None
-            if a._node is not None:
-                if not a._node.used:
-                    return None
-                shared.append(a)
-    if not runtime(place).host_backed or sched.capturing() is not None:
-        return None
-    for a in shared:
-        a._data()
-    terms = [Input(a._alloc, a._dim, d) if type(a) is DArray else Scalar(a, d) for a, d in zip(args, ins)]
-    target = Input(pool(place).allocate(n * out.itemsize), dim, out)
-    _apply(op, terms, target, place, op)
-    return DArray(target.alloc, dim, out, place)
 
 
 def _exact_now(x: Node) -> bool:

@@ -172,12 +172,7 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new DArray: computed at once where ``lazy.host.now`` takes it, else pending."""
-    if exact:
-        vals = [a if type(a) is DArray else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
-        done = host.now(op.name, vals, ins, out, shape, cast(CLPlace, place))
-        if done is not None:
-            return done
+    """The op as a new pending DArray."""
     return record(_cl(op, args, ins, out, shape, exact, place), place)
 
 
