@@ -74,7 +74,6 @@ class Program:
     rebinds: list[tuple[int, int, Dim]]  # (input leaf, result-like slot kind index, dim): inputs rebound
     extern_reads: list[Any]            # allocations from outside the trace the steps read / write
     extern_writes: list[Any]
-    kernels: list[str]
     arena: list[Any] | None = None    # its allocation (one per slot under DARRAY_CHECK_BOUNDS)
     fixed: list[Any] | None = None     # the bound buffer of each slot that is the same every call
     used: int = 0                      # when it last ran (the jitted function's cache drops the oldest)
@@ -101,7 +100,7 @@ def trace(fn: Callable[..., Any], name: str, spec: Any, leaves: list[DArray], gr
     """Trace ``fn`` over stand-ins of ``leaves`` (``groups[i]``: the input group of leaf i, leaves
     sharing an allocation share one) and plan the program. Nothing runs on the device."""
     lazy.evaluate(*lazy.pending())  # a graph built before the trace is not the trace's to capture
-    rec = Recorder(place)
+    rec = Recorder()
     ngroups = max(groups, default=-1) + 1
     slots = [rec.slot(0) for _ in range(ngroups)]
     for g, x in zip(groups, leaves):
@@ -147,7 +146,7 @@ def _plan(name: str, place: CLPlace, rec: Recorder, inputs: list[Slot], stand: l
     p = Program(name, place, runs, len(rec.slots), [s.index for s in inputs], sorted(written),
                 [(s, sizes[s]) for s in sorted(outputs, key=outputs.__getitem__)],
                 [(s, off, arena[s]) for s, off in placed.items()], total, results, out_spec, rebinds,
-                ext_r, ext_w, [r.name for r in runs])
+                ext_r, ext_w)
     p.fixed = _fixed(p)
     p.recorded = len(runs) >= _cmdbuf.MIN_STEPS and all(r.kernel is not None for r in runs) \
         and _cmdbuf.api(runtime(place).device) is not None

@@ -82,7 +82,6 @@ class Step:
 class Recorder:
     """What one trace recorded: its slots (placeholder allocations) and steps, in order."""
 
-    place: Any
     slots: list[Slot] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
 
