@@ -129,6 +129,22 @@ def test_chunked_loop_computes_uniform_values_once():
     assert src.index("in2[in2_o + g]") > loop and src.count("in0[in0_o]") == 1
 
 
+@pytest.mark.parametrize("n", [1, 255, 256, 257, 2049])
+def test_uniform_operands_over_views(cl_place, n):
+    """0-d operands and steps over them (computed before the chunked loop) with reversed, stepped
+    and transposed views, sizes around the chunk and vector boundaries, against NumPy."""
+    rng = np.random.default_rng(n)
+    xh = rng.standard_normal((2, 2 * n)).astype(np.float32)
+    x = da.asarray(xh, device=cl_place)
+    a, c, k = (da.asarray(v, device=cl_place) for v in (np.float32(0.5), np.int64(3), np.int64(7)))
+    views = [(x[0, ::-1][:n], xh[0, ::-1][:n]), (x[1, ::2], xh[1, ::2]), (x[:, :n].T[:, 0], xh[:, :n].T[:, 0])]
+    for (v, vh), (w, wh) in zip(views, views[1:] + views[:1]):
+        got = da.where(da.logical_and(da.sqrt(a) > 0.1, c < k), v + (a / 2) * w, w)
+        np.testing.assert_array_equal(got.get(), np.where(True, vh + np.float32(0.25) * wh, wh))
+        got = da.where(c > k, v, w * a)
+        np.testing.assert_array_equal(got.get(), wh * np.float32(0.5))
+
+
 def test_rank_collapse_of_slices():
     base = Dim.contiguous((8, 6, 5))
     rows = base.getitem((slice(2, 6),))                    # still contiguous: rank 1

@@ -276,6 +276,21 @@ def test_vecdot_matches_numpy(any_place, seed, shapes, axis, dtype):
     close(da.linalg.vecdot(da.asarray(a, device=any_place), da.asarray(b, device=any_place), axis=axis), want, 5)
 
 
+@pytest.mark.parametrize("n", [7, 255, 256, 257, 4097])
+@pytest.mark.parametrize("view", ["reversed", "stepped", "transposed"])
+def test_vecdot_of_views_and_pending_operands(any_place, n, view):
+    """Views and pending operands, reduced along the last axis (fused into the sum) or another."""
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal((3, 2 * n)).astype(np.float32), rng.standard_normal((3, 2 * n)).astype(np.float32)
+    pick = {"reversed": lambda x: x[:, ::-1][:, :n], "stepped": lambda x: x[:, ::2],
+            "transposed": lambda x: x[:, :n].T}[view]
+    da_, db = da.asarray(a, device=any_place), da.asarray(b, device=any_place)
+    for axis in (-1, 0):
+        want = np.vecdot(pick(a) * 2, pick(b), axis=axis)
+        close(da.vecdot(pick(da_) * 2, pick(db), axis=axis), want, 5)  # a pending first operand
+        close(da.vecdot(pick(da_), pick(db) + 1, axis=axis), np.vecdot(pick(a), pick(b) + 1, axis=axis), 5)
+
+
 def test_outer_and_matrix_transpose(any_place):
     rng = np.random.default_rng(8)
     a, b = data(rng, (2, 3), np.dtype("int16")), data(rng, (4,), np.dtype("float32"))
