@@ -358,12 +358,11 @@ def test_intermediates_share_the_arena():
 
 @pytest.mark.parametrize("recorded", [True, False])
 def test_command_buffer_and_enqueue_loop_agree(recorded, monkeypatch):
-    """Programs of several kernels replay through a command buffer where the device has one
-    (cl_khr_command_buffer with mutable dispatch), else through the loop of enqueues."""
+    """Programs of several kernels replay through a command buffer where it is turned on and the
+    device has one (cl_khr_command_buffer with mutable dispatch), else through the loop of enqueues."""
     from darray.jit import _cmdbuf
 
-    if not recorded:
-        monkeypatch.setattr(_cmdbuf, "api", lambda device: None)
+    monkeypatch.setattr(_cmdbuf, "ENABLED", recorded)
 
     def body(x, w, rng):
         for _ in range(3):

@@ -148,7 +148,7 @@ def _plan(name: str, place: CLPlace, rec: Recorder, inputs: list[Slot], stand: l
                 [(s, off, arena[s]) for s, off in placed.items()], total, results, out_spec, rebinds,
                 ext_r, ext_w)
     p.fixed = _fixed(p)
-    p.recorded = len(runs) >= _cmdbuf.MIN_STEPS and all(r.kernel is not None for r in runs) \
+    p.recorded = _cmdbuf.ENABLED and len(runs) >= _cmdbuf.MIN_STEPS and all(r.kernel is not None for r in runs) \
         and _cmdbuf.api(runtime(place).device) is not None
     p.buffers = {}
     return p
