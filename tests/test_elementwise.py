@@ -558,6 +558,41 @@ def test_numpy_operands(any_place):
         assert_close(got.get(), np.asarray(want), what=name)
 
 
+_SCALAR_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "uint64", "float32", "float64", "complex64"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(adt=st.sampled_from(_SCALAR_DTYPES), sdt=st.sampled_from(_SCALAR_DTYPES),
+       name=st.sampled_from(["add", "multiply", "less", "maximum", "where"]), first=st.booleans(),
+       value=st.sampled_from([0, 1, 7, -0.0, 2.5, float("nan"), float("inf")]))
+def test_numpy_scalars_are_typed_like_0d_arrays(cl_place, adt, sdt, name, first, value):
+    """A NumPy scalar is strongly typed (as a 0-d array, NumPy 2) and passed as a kernel argument:
+    nothing is uploaded."""
+    a = (np.arange(-3, 5) * 3).astype(adt)
+    s = np.array(value).astype(sdt, casting="unsafe")[()]
+    x = da.asarray(a, device=cl_place)
+    hcond = np.arange(8) % 3 == 0
+    dcond = da.asarray(hcond, device=cl_place)
+
+    def call(xp, arr):
+        if name == "where":
+            cond = hcond if xp is np else dcond
+            return xp.where(cond, s, arr) if first else xp.where(cond, arr, s)
+        return getattr(xp, name)(s, arr) if first else getattr(xp, name)(arr, s)
+    with np.errstate(all="ignore"):
+        try:
+            want = np.asarray(call(np, a))
+        except TypeError:
+            with pytest.raises(TypeError):
+                call(da, x)
+            return
+    with da.profile() as p:
+        got = call(da, x).get()
+    assert "host_to_device" not in [r.name for r in p.launches]
+    assert got.dtype == want.dtype
+    assert_close(got, want, what=f"{name}({adt}, {sdt} scalar)")
+
+
 def test_numpy_operands_only_go_to_the_current_place(any_place):
     with da.place.use(any_place):
         got = da.add(np.arange(3, dtype=np.int16), np.int16(2))

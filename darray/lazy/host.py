@@ -9,7 +9,9 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
+One node over materialised terms runs without the graph walk (``_one``); an exact op over
+small settled arrays is not recorded at all but computed at once (:func:`now`,
+``DARRAY_HOST_NOW`` elements at most). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -25,7 +27,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from .. import sched
-from ..dim import _TRUSTED
+from .._array import DArray
+from ..alloc import allocate
+from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
 from .graph import Input, Node, Scalar, Term, leaf, walk
@@ -40,6 +44,7 @@ class HostOp(Protocol):
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
+NOW = int(os.environ.get("DARRAY_HOST_NOW", "4096"))  # result elements of an op computed at once (``now``)
 
 
 def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
@@ -59,13 +64,17 @@ def exact(op: HostOp, args: tuple[np.dtype, ...], ins: tuple[np.dtype, ...], out
 
 def _view(t: Input) -> np.ndarray:
     """The host memory of input view ``t`` as a NumPy array."""
-    a, d = t.alloc, t.dim
+    return _memory(t.alloc, t.dim, t.dtype)
+
+
+def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
+    """The host memory of the view ``d`` of allocation ``a`` as a NumPy array of ``dtype``."""
     shape = d.shape
     if _TRUSTED.get(shape) is d:  # C-contiguous from the allocation's start: the common case, made quickly
-        v = np.frombuffer(a.host, t.dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
+        v = np.frombuffer(a.host, dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
         return v if len(shape) == 1 else v.reshape(shape)
-    size = t.dtype.itemsize
-    return np.ndarray(shape, t.dtype, buffer=a.host, offset=a.offset + d.offset * size,
+    size = dtype.itemsize
+    return np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
                       strides=tuple([s * size for s in d.strides]))
 
 
@@ -157,6 +166,43 @@ _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise tha
 def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
     """``run`` of one node (not a cast) over materialised terms (a graph of size 1): no walk, no memo."""
     _apply(x.op, [leaf(a) for a in x.args], target, place, name)
+
+
+def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, dim: Dim, place: CLPlace) -> Any:
+    """``op`` over ``args`` (DArrays, Python scalars; loop dtypes ``ins``) computed by NumPy at
+    once into a new allocation of ``dim`` and ``out`` (returned), for an op whose bits NumPy
+    gives (``exact``); None (nothing done) where it must be recorded instead: a result over
+    ``NOW`` elements (``DARRAY_HOST_NOW``; above it a chain fused into one kernel can be
+    faster), a device :func:`usable` refuses, or an argument pending or written by a command
+    not yet complete (the host never waits here). One eager op then costs no graph, record or
+    evaluation: about half of recording it and running it alone."""
+    n = dim.size
+    if n == 0 or n > NOW or n > LIMIT or sched.capturing() is not None or not runtime(place).host_backed:
+        return None
+    reads = []
+    for a in args:
+        if isinstance(a, DArray):
+            if a._node is not None:
+                return None
+            e = a._alloc.write
+            if e is not None and e[1] > e[0].done:
+                return None
+            reads.append(a._alloc)
+    alloc = allocate(place, n * out.itemsize)
+    f = ref(op)
+    into = op not in _GENERAL
+
+    def compute() -> None:
+        vals = [(v if (v := _memory(a._alloc, a._dim, a._dtype)).dtype == d else v.astype(d))
+                if isinstance(a, DArray) else d.type(a) for a, d in zip(args, ins)]
+        if into:
+            f(*vals, out=_memory(alloc, dim, out))
+        else:  # where: NumPy's has no ``out``
+            np.copyto(_memory(alloc, dim, out), f(*vals), casting="unsafe")
+
+    nbytes = sum(a.nbytes for a in (*reads, alloc)) if _active else 0
+    sched.run_host(op, lambda: _quietly(compute), place=place, reads=reads, writes=[alloc], nbytes=nbytes)
+    return alloc
 
 
 def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -> None:

@@ -19,8 +19,8 @@ PY_SCALARS = (bool, int, float, complex)
 
 
 def operands(name: str, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Place]:
-    """The arguments as DArrays or Python scalars (NumPy arrays, NumPy scalars and lists become
-    DArrays) and their place: that of the DArray arguments, else the current one. ValueError
+    """The arguments as DArrays, Python scalars or numeric NumPy scalars (NumPy arrays, other NumPy
+    scalars and lists become DArrays) and their place: that of the DArray arguments, else the current one. ValueError
     naming both places when the DArrays are on different places."""
     place = None
     plain = True
@@ -39,8 +39,8 @@ def operands(name: str, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Place]:
 
 
 def _operand(name: str, a: Any, place: Place) -> Any:
-    if isinstance(a, DArray) or type(a) in PY_SCALARS:
-        return a
+    if isinstance(a, DArray) or type(a) in PY_SCALARS or (isinstance(a, np.generic) and a.dtype.kind in "biufc"):
+        return a  # a NumPy scalar stays one: typed like a 0-d array, passed by value, not uploaded
     if a is None:
         raise TypeError(f"darray {name}: None is not an array")
     host = np.asarray(a)

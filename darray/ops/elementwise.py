@@ -15,6 +15,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import from_numpy, write
 from .._typing import ArrayLike
+from ..dim import Dim
 from ..lazy import graph, host, record
 from ..place import CLPlace, Place
 from . import _dispatch as D
@@ -59,7 +60,7 @@ def _names(keys: tuple[Any, ...]) -> str:
 def resolve(op: Op, args: tuple[Any, ...], place: Place) -> tuple[tuple[np.dtype, ...], np.dtype, bool]:
     """Loop input dtypes and the result dtype of ``op`` over ``args`` (cached per dtype signature),
     and whether NumPy computes it with the kernel's bits."""
-    ins, out, half, exact = _resolve(op.name, tuple([a._dtype if type(a) is DArray else type(a) for a in args]))
+    ins, out, half, exact = _resolve(op.name, tuple([_key(a) for a in args]))
     if half and isinstance(place, CLPlace):
         ins, out = tuple(D.device_dtype(d, place) for d in ins), D.device_dtype(out, place)
     return ins, out, exact
@@ -70,6 +71,12 @@ def build(name: str, *args: Any) -> tuple[Any, np.dtype, tuple[int, ...], Place]
     return _call("elementwise", name, args)
 
 
+def _key(a: Any) -> Any:
+    """What dtype resolution knows of argument ``a``: the dtype of an array or a NumPy scalar (strong,
+    as in NumPy 2), the type of a Python scalar (weak)."""
+    return a._dtype if type(a) is DArray else a.dtype if isinstance(a, np.generic) else type(a)
+
+
 Plan = tuple[tuple[np.dtype, ...], np.dtype, bool, Callable[..., Any], bool]
 _plans: dict[tuple[Any, ...], Plan] = {}  # (impl, op, place type, argument dtypes/Python types) -> Plan
 
@@ -78,7 +85,7 @@ def _plan(impl: str, op: Op, args: tuple[Any, ...], place: Place) -> Plan:
     """What dispatching ``op`` over ``args`` on ``place`` to ``impl`` needs, cached per signature:
     (loop dtypes, result dtype, exact on the host, implementation, whether the values need the
     checks of ``_checked``). float16 on a device without it is resolved per call (not cached)."""
-    key = (impl, op.name, type(place), *[a._dtype if type(a) is DArray else type(a) for a in args])
+    key = (impl, op.name, type(place), *[a._dtype if type(a) is DArray else _key(a) for a in args])
     plan = _plans.get(key)
     if plan is None:
         ins, out, half, exact = _resolve(op.name, key[3:])
@@ -172,7 +179,13 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new pending DArray."""
+    """The op as a new pending DArray; computed at once where NumPy gives the kernel's bits
+    over small settled arrays on a host-backed device (``lazy.host.now``)."""
+    if exact:
+        dim = Dim.trusted(shape)
+        alloc = host.now(op.name, args, ins, out, dim, cast(CLPlace, place))
+        if alloc is not None:
+            return DArray(alloc, dim, out, place)
     return record(_cl(op, args, ins, out, shape, exact, place), place)
 
 
