@@ -34,6 +34,9 @@ class CLPlace:
         if isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0:
             raise ValueError(f"darray place: device index must be a non-negative int, got {self.index!r}")
 
+    def __hash__(self) -> int:  # the generated one builds a tuple: every op hashes its place a few times
+        return self.index
+
     def __repr__(self) -> str:
         return f"CLPlace({self.index})"
 
