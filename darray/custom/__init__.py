@@ -4,5 +4,6 @@ scheduler). See docs/kernels.md."""
 from __future__ import annotations
 
 from .elementwise import ElementwiseKernel
+from .reduction import ReductionKernel
 
-__all__ = ["ElementwiseKernel"]
+__all__ = ["ElementwiseKernel", "ReductionKernel"]

@@ -21,7 +21,7 @@ FUNCTIONS: dict[str, Any] = {
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2, "sinh": np.sinh,
     "cosh": np.cosh, "tanh": np.tanh, "fabs": np.abs, "abs": np.abs, "floor": np.floor, "ceil": np.ceil,
     "trunc": np.trunc, "round": np.round, "pow": np.power, "hypot": np.hypot, "fmax": np.fmax, "fmin": np.fmin,
-    "max": np.maximum, "min": np.minimum, "copysign": np.copysign}
+    "max": np.maximum, "min": np.minimum, "copysign": np.copysign, "INFINITY": np.inf, "NAN": np.nan}
 _NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Constant, ast.Load,
           ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.USub, ast.UAdd, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
           ast.Eq, ast.NotEq)
