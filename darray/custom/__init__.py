@@ -4,6 +4,7 @@ scheduler). See docs/kernels.md."""
 from __future__ import annotations
 
 from .elementwise import ElementwiseKernel
+from .raw import RawKernel, RawModule
 from .reduction import ReductionKernel
 
-__all__ = ["ElementwiseKernel", "ReductionKernel"]
+__all__ = ["ElementwiseKernel", "ReductionKernel", "RawKernel", "RawModule"]
