@@ -87,7 +87,7 @@ def scalar(value: Any) -> bool:
 
 
 def resolve(kernel: str, params: Sequence[Param], args: Sequence[Any], types: dict[str, np.dtype]) -> list[np.dtype]:
-    """The dtype of each parameter for ``args`` (DArrays or scalars), binding placeholders in
+    """The dtype of each parameter for ``args`` (DArrays, scalars, None: an output to make), binding placeholders in
     ``types`` from the arrays first, then from NumPy scalars, then from Python scalars (NumPy's
     default dtypes). An array whose dtype differs from its parameter's type, or two arrays
     binding one placeholder to different dtypes, is a TypeError naming the kernel and parameter."""
@@ -101,7 +101,7 @@ def resolve(kernel: str, params: Sequence[Param], args: Sequence[Any], types: di
                     raise TypeError(f"darray {kernel}: parameter {p.name!r} binds {p.ctype} to {a.dtype}, but an "
                                     f"earlier argument bound it to {bound}")
     for p, a in zip(params, args):
-        if p.dtype is None and p.ctype not in types and not isinstance(a, DArray):
+        if p.dtype is None and p.ctype not in types and a is not None and not isinstance(a, DArray):
             if not scalar(a):
                 raise TypeError(f"darray {kernel}: parameter {p.name!r} takes a DArray or a real scalar, got "
                                 f"{type(a).__name__}")

@@ -162,7 +162,7 @@ class ElementwiseKernel:
             host = self._numpy(call)
             for o, h in zip(outs, host):
                 write(o, h)
-            results = [from_numpy(np.ascontiguousarray(h), call.place) for h in host[len(outs):]]
+            results = [from_numpy(np.array(h, order="C"), call.place) for h in host[len(outs):]]
         else:
             ins = terms(self._label, call, self.in_params)
             nodes = [graph.node(self.op(call, k), ins, call.dtypes[nin + k], call.shape) for k in range(nout)]

@@ -77,7 +77,7 @@ class ReductionKernel:
         shape = tuple(1 if d in axes else n for d, n in enumerate(call.shape)) if keepdims else tuple(kept)
         red, out = self._acc(call), call.dtypes[-1]
         if isinstance(call.place, CPUPlace):
-            return from_numpy(np.ascontiguousarray(self._numpy(call, axes, keepdims, red, out)), call.place)
+            return from_numpy(np.array(self._numpy(call, axes, keepdims, red, out), order="C"), call.place)
         if 0 in kept:
             return empty(shape, dtype=out, device=call.place)
         nin = len(self.in_params)
