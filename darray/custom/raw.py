@@ -3,7 +3,8 @@ the scheduler.
 
 The kernel's signature says what each launch reads and writes: a ``const __global`` pointer is
 read, any other ``__global`` pointer is read and written; so a launch waits for the pending
-work on its arrays, later work waits for it, and pooled memory is reused only after it. Programs
+work on its arrays (pending graphs that read an array it writes run first), later work waits
+for it, and pooled memory is reused only after it. Programs
 build through the place's program cache (memory and disk).
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, cast
 import numpy as np
 import pyopencl as cl
 
-from .. import sched
+from .. import lazy, sched
 from .._array import DArray
 from ..errors import DeviceError
 from ..place import CLPlace, PlaceLike, current, parse, runtime
@@ -143,6 +144,8 @@ class RawKernel:
                 raise ValueError(f"darray {label}: parameter {spec.name!r} must be C-contiguous (pass "
                                  "da.ascontiguousarray(x))")
             alloc = a._data()
+            if spec.kind == "write":
+                lazy.before_write(alloc)  # pending graphs reading it run first: they see the old values
             (writes if spec.kind == "write" else reads).append(alloc)
             if alloc.buffer is None:
                 return None
