@@ -16,9 +16,9 @@ from . import linalg as linalg
 from ._array import DArray
 from ._host_api import *  # noqa: F403
 from ._host_api import __all__ as _host_api_all
-from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from ._ndarray import FlatIter as flatiter
+from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from .dim import MAX_RANK
 from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
     bool_,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same, shapes, viewed
 from hypothesis import given
 from hypothesis import strategies as st
-from helpers import arrays, assert_same, shapes, viewed
 
 import darray as da
 from darray.custom._params import NUMERIC

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same, viewed
 from hypothesis import given
 from hypothesis import strategies as st
-from helpers import assert_same, viewed
 
 import darray as da
 
@@ -66,7 +66,8 @@ def test_cpu_place():
     with da.place.use("cpu"):
         h = np.arange(12, dtype=np.float32).reshape(3, 4)
         assert_same(SUMSQ(da.asarray(h), axis=0), (h * h).sum(0))
-        assert_same(MAXABS(da.asarray(h), np.float32(2), axis=1, keepdims=True), np.abs(h * 2).max(1, keepdims=True) * 2)
+        assert_same(MAXABS(da.asarray(h), np.float32(2), axis=1, keepdims=True),
+                    np.abs(h * 2).max(1, keepdims=True) * 2)
         odd = da.ReductionKernel("T x", "T y", "x", "a - b", "y = a", "0", "odd")
         with pytest.raises(ValueError, match="'odd'.*cannot run on the cpu place"):
             odd(da.asarray(h))

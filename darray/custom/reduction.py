@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..lazy import graph, record, user
 from ..lazy.reduce import reduce as device_reduce
 from ..ops._table import expr
 from ..ops.creation import empty, full
-from ..place import CLPlace, CPUPlace
+from ..place import CPUPlace
 from . import _numpy
 from ._params import identifier, parse, parse_type
 from .elementwise import Call, helper, prepare, terms
@@ -98,7 +98,7 @@ class ReductionKernel:
         user.register(fold, dataclasses.replace(uop, source=f"{post_op.source}\n{uop.source}", identity=self.identity,
                                                 post=post_op.function))
         node = graph.node(mapped, terms(self._label, call, self.in_params), red, call.shape)
-        alloc = device_reduce([node], call.shape, axes, fold, red, out, cast(CLPlace, call.place), expr)
+        alloc = device_reduce([node], call.shape, axes, fold, red, out, call.place, expr)
         return DArray(alloc, Dim.trusted(shape), out, call.place)
 
     def _acc(self, call: Call) -> np.dtype:
