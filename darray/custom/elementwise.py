@@ -20,7 +20,8 @@ from ..dim import broadcast_shapes
 from ..dtypes import ctype
 from ..lazy import graph, record, user
 from ..ops import _dispatch as D
-from ..place import CPUPlace, Place, current
+from ..ops._registry import implementation, register
+from ..place import Place, current
 from . import _numpy
 from ._params import Param, arity, identifier, parse, resolve, scalar
 
@@ -158,17 +159,7 @@ class ElementwiseKernel:
         if outs:
             arity(self._label, self.out_params, outs, "outputs")
         call = prepare(self._label, self.in_params, args, self.out_params, outs)
-        if isinstance(call.place, CPUPlace):
-            host = self._numpy(call)
-            for o, h in zip(outs, host):
-                write(o, h)
-            results = [from_numpy(np.array(h, order="C"), call.place) for h in host[len(outs):]]
-        else:
-            ins = terms(self._label, call, self.in_params)
-            nodes = [graph.node(self.op(call, k), ins, call.dtypes[nin + k], call.shape) for k in range(nout)]
-            for o, n in zip(outs, nodes):
-                write(o, n)
-            results = [record(n, call.place) for n in nodes[len(outs):]]
+        results = implementation("custom.elementwise", call.place)(self, call, outs)
         final = tuple(outs) if outs else tuple(results)
         return final[0] if nout == 1 else final
 
@@ -193,3 +184,23 @@ class ElementwiseKernel:
         nin = len(self.in_params)
         return [np.broadcast_to(np.asarray(values[p.name]).astype(dt, copy=False), call.shape)
                 for p, dt in zip(self.out_params, call.dtypes[nin:])]
+
+
+@register("custom.elementwise", "cl")
+def _elementwise_cl(k: ElementwiseKernel, call: Call, outs: Sequence[DArray]) -> list[DArray]:
+    """One pending node per output (written into ``outs`` where given, else new pending arrays)."""
+    nin = len(k.in_params)
+    ins = terms(k._label, call, k.in_params)
+    nodes = [graph.node(k.op(call, j), ins, call.dtypes[nin + j], call.shape) for j in range(len(k.out_params))]
+    for o, n in zip(outs, nodes):
+        write(o, n)
+    return [record(n, call.place) for n in nodes[len(outs):]]
+
+
+@register("custom.elementwise", "cpu")
+def _elementwise_cpu(k: ElementwiseKernel, call: Call, outs: Sequence[DArray]) -> list[DArray]:
+    """The outputs through NumPy (written into ``outs`` where given, else new arrays)."""
+    host = k._numpy(call)
+    for o, h in zip(outs, host):
+        write(o, h)
+    return [from_numpy(np.array(h, order="C"), call.place) for h in host[len(outs):]]

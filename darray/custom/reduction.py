@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -18,9 +18,10 @@ from ..dim import Dim, normalize_axes
 from ..dtypes import ctype
 from ..lazy import graph, record, user
 from ..lazy.reduce import reduce as device_reduce
+from ..ops._registry import implementation, register
 from ..ops._table import expr
 from ..ops.creation import empty, full
-from ..place import CPUPlace
+from ..place import CLPlace
 from . import _numpy
 from ._params import identifier, parse, parse_type
 from .elementwise import Call, helper, prepare, terms
@@ -63,7 +64,8 @@ class ReductionKernel:
             raise ValueError(f"darray {label}: raw parameters are not supported")
         if any(p.name in ("a", "b") for p in self.in_params):
             raise ValueError(f"darray {label}: 'a' and 'b' are the fold's names, not parameter names")
-        self.reduce_type = None if reduce_type is None else parse_type(label, "reduce_type", reduce_type)
+        self.reduce_type = reduce_type
+        self._reduce_dtype = None if reduce_type is None else parse_type(label, "reduce_type", reduce_type)
         self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
         self.identity, self.preamble = identity, preamble
 
@@ -75,10 +77,13 @@ class ReductionKernel:
         axes = normalize_axes(axis, len(call.shape), f"{self._label}")
         kept = [n for d, n in enumerate(call.shape) if d not in axes]
         shape = tuple(1 if d in axes else n for d, n in enumerate(call.shape)) if keepdims else tuple(kept)
+        impl = implementation("custom.reduction", call.place)
+        return impl(self, call, axes, shape, keepdims)
+
+    def _device(self, call: Call, axes: tuple[int, ...], shape: tuple[int, ...]) -> DArray:
+        """The reduction as one launch of the built-in plans (an OpenCL place)."""
         red, out = self._acc(call), call.dtypes[-1]
-        if isinstance(call.place, CPUPlace):
-            return from_numpy(np.array(self._numpy(call, axes, keepdims, red, out), order="C"), call.place)
-        if 0 in kept:
+        if 0 in [n for d, n in enumerate(call.shape) if d not in axes]:
             return empty(shape, dtype=out, device=call.place)
         nin = len(self.in_params)
         params = [(p.name, dt) for p, dt in zip(self.in_params, call.dtypes[:nin])]
@@ -98,13 +103,15 @@ class ReductionKernel:
         user.register(fold, dataclasses.replace(uop, source=f"{post_op.source}\n{uop.source}", identity=self.identity,
                                                 post=post_op.function))
         node = graph.node(mapped, terms(self._label, call, self.in_params), red, call.shape)
-        alloc = device_reduce([node], call.shape, axes, fold, red, out, call.place, expr)
+        alloc = device_reduce([node], call.shape, axes, fold, red, out, cast(CLPlace, call.place), expr)
         return DArray(alloc, Dim.trusted(shape), out, call.place)
 
     def _acc(self, call: Call) -> np.dtype:
-        """The fold's dtype: ``reduce_type`` (a placeholder bound by the arguments), else the output's."""
-        if self.reduce_type is not None:
-            return self.reduce_type
+        """The fold's dtype: ``reduce_type`` (a placeholder the arguments bind), else the output's."""
+        if self._reduce_dtype is not None:
+            return self._reduce_dtype
+        if self.reduce_type is not None and self.reduce_type in call.types:
+            return call.types[self.reduce_type]
         return call.dtypes[-1]
 
     def _numpy(self, call: Call, axes: tuple[int, ...], keepdims: bool, red: np.dtype, out: np.dtype) -> np.ndarray:
@@ -126,3 +133,15 @@ class ReductionKernel:
         result = _numpy.run_body(post, {"a": np.asarray(folded, red)})[self.out_params[0].name]
         shape = np.shape(folded)
         return np.broadcast_to(np.asarray(result).astype(out, copy=False), shape)
+
+
+@register("custom.reduction", "cl")
+def _reduction_cl(k: ReductionKernel, call: Call, axes: tuple[int, ...], shape: tuple[int, ...],
+                  keepdims: bool) -> DArray:
+    return k._device(call, axes, shape)
+
+
+@register("custom.reduction", "cpu")
+def _reduction_cpu(k: ReductionKernel, call: Call, axes: tuple[int, ...], shape: tuple[int, ...],
+                   keepdims: bool) -> DArray:
+    return from_numpy(np.array(k._numpy(call, axes, keepdims, k._acc(call), call.dtypes[-1]), order="C"), call.place)
