@@ -18,6 +18,7 @@ from ._host_api import *  # noqa: F403
 from ._host_api import __all__ as _host_api_all
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from ._ndarray import FlatIter as flatiter
+from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from .dim import MAX_RANK
 from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
     bool_,
@@ -158,7 +159,8 @@ random.__getattr__ = _exclusions.lookup("random")  # type: ignore[method-assign]
 __version__ = "0.1.0"
 
 __all__ = [
-    "DArray", "DeviceError", "TraceError", "jit", "eval", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
+    "DArray", "DeviceError", "TraceError", "jit", "eval", "ElementwiseKernel", "ReductionKernel", "RawKernel",
+    "RawModule", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
     "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream",
     "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..dtypes import ctype, real_dtype
+from . import user
 from .render import (
     ExprFn,
     advance,
@@ -49,6 +50,9 @@ Element = Callable[[int, str, str], list[str]]
 def identity(op: str, dt: np.dtype) -> str:
     """C literal of the neutral start value of ``op`` in ``dt``."""
     t = ctype(dt)
+    custom = user.get(op)
+    if custom is not None:
+        return f"(({t})({custom.identity}))"
     if op in ("sum", "any"):
         return f"({t})(0)" if dt.kind != "c" else f"({t})(0, 0)"
     if op in ("prod", "all"):
@@ -105,7 +109,8 @@ def _step(spec: KernelSpec, expr: ExprFn, a: str, b: str, vector: bool = False) 
     assert red is not None
     if vector and red.op in _VECTOR_STEP:
         return _VECTOR_STEP[red.op].format(a, f"({b})")
-    return expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc), (a, f"({b})"))
+    return user.call(red.op, (a, f"({b})")) or expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc),
+                                                    (a, f"({b})"))
 
 
 def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, into: str = "acc",
@@ -148,6 +153,9 @@ def _final(spec: KernelSpec, value: str, best: str, at: str) -> list[str]:
     final = f"({value} / count)" if red.mean else value
     if red.mean and red.acc.kind == "c":  # NumPy divides by a complex count (Smith's algorithm: inf -> inf+nanj)
         final = f"cdiv_{ctype(real_dtype(red.acc))}({value}, ({ctype(red.acc)})(count, 0))"
+    custom = user.get(red.op)
+    if custom is not None and custom.post:  # the user's post-map gives the output's dtype
+        return [f"out0[out0_o + {at}] = {custom.post}({value});"]
     lines = [f"out0[out0_o + {at}] = {cast(red.acc, spec.outputs[0][0].dtype, final)};"]
     return lines + ([f"out1[out1_o + {at}] = {best};"] if red.arg else [])
 

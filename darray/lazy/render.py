@@ -9,6 +9,7 @@ from importlib import resources
 import numpy as np
 
 from ..dtypes import ctype, real_dtype
+from . import user
 from .spec import Instr, KernelSpec, Operand, Ref
 
 KERNEL_NAME = "elementwise"
@@ -95,8 +96,8 @@ def params(spec: KernelSpec) -> list[tuple[str, str, np.dtype | None]]:
 
 
 def prologue(spec: KernelSpec) -> list[str]:
-    """Extension pragmas and the helper headers the kernel needs (contraction is off in every
-    darray program: ``place._programs.PROLOGUE``)."""
+    """Extension pragmas, the helper headers and the user ops' helpers (``lazy.user``) the kernel
+    needs (contraction is off in every darray program: ``place._programs.PROLOGUE``)."""
     lines = []
     if _uses_double(spec):
         lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define DARRAY_FP64 1")
@@ -105,7 +106,7 @@ def prologue(spec: KernelSpec) -> list[str]:
     lines.append(header("elementwise.h"))
     if _uses_complex(spec):
         lines.append(header("complex.h"))
-    return lines
+    return lines + user.sources(spec)
 
 
 def signature(spec: KernelSpec, name: str) -> str:
@@ -164,7 +165,8 @@ def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype], skip
             continue
         arg_dts = tuple(dtypes[a] for a in ins.args)
         names = tuple(ref_name(a) for a in ins.args)
-        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else expr(ins, arg_dts, names)
+        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else \
+            user.call(ins.op, names) or expr(ins, arg_dts, names)
         lines.append(f"const {ctype(ins.dtype)} t{k} = {code};")
     return lines
 
