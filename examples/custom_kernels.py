@@ -32,7 +32,9 @@ def main(small: bool = False, device: str | None = None) -> float:
             total = float((smooth_relu(x + 1, np.float32(0.5)) * 2).sum())  # one fused launch
         ref_y = np.where(h + 1 > 0, h + 1, 0.5 * (np.exp(h + 1) - 1)) * 2
         assert abs(total - ref_y.sum()) <= 1e-3 * np.abs(ref_y).sum(), (total, ref_y.sum())
-        assert len([r for r in p.launches if r.name not in ("device_to_host", "reduce_scratch")]) == 1, p.table()
+        kernels = [r for r in p.launches if r.name not in ("device_to_host", "reduce_scratch")
+                   and r.stream != da.sched.HOST]  # small exact ops may run at once on the host (lazy.host.now)
+        assert len(kernels) == 1, p.table()
         y = da.empty(n, dtype="float32", device=x.place)
         scale(n, None, (x, y, 3.0, n))
         ref, got = h * 3, y.get()
