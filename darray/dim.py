@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, SupportsIndex, cast
 
 __all__ = ["MAX_RANK", "MAX_NBYTES", "Dim", "broadcast_shapes", "check_nbytes", "normalize_axis", "normalize_axes",
@@ -218,6 +218,7 @@ class Dim:
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     offset: int = 0
+    size: int = field(init=False, repr=False, compare=False)  # the number of elements (kept: read by every op)
 
     def __post_init__(self) -> None:
         shape = _as_shape(self.shape)
@@ -231,6 +232,7 @@ class Dim:
         for name, value in (("shape", shape), ("strides", strides), ("offset", offset)):
             if value is not getattr(self, name):   # normalized (e.g. list -> tuple)
                 object.__setattr__(self, name, value)
+        object.__setattr__(self, "size", _prod(shape))
 
     @classmethod
     def trusted(cls, shape: tuple[int, ...]) -> Dim:
@@ -245,6 +247,7 @@ class Dim:
             object.__setattr__(d, "shape", shape)
             object.__setattr__(d, "strides", _c_strides(shape))
             object.__setattr__(d, "offset", 0)
+            object.__setattr__(d, "size", _prod(shape))
         return d
 
     @classmethod
@@ -258,10 +261,6 @@ class Dim:
     @property
     def ndim(self) -> int:
         return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return _prod(self.shape)
 
     @property
     def is_c_contiguous(self) -> bool:
