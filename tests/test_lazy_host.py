@@ -43,16 +43,9 @@ def launches(fn):
     return out, [r.stream for r in p.launches if r.name != "device_to_host"]
 
 
-@pytest.fixture(autouse=True)
-def graphs(monkeypatch):
-    """Ops recorded into graphs, not computed at once (``host.now``), but where a test sets ``host.NOW``."""
-    monkeypatch.setattr(host, "NOW", 0)
-
-
 def both(fn):
-    """``fn()`` through kernels and through the host path: (kernel result, host result, host streams).
-    Every op computed at once (``host.now``) gives the kernel's bits too, on the host where the graph ran there."""
-    old = host.LIMIT, host.NOW
+    """``fn()`` through kernels and through the host path: (kernel result, host result, host streams)."""
+    old = host.LIMIT
     try:
         host.LIMIT = 0
         kernel, streams = launches(fn)
@@ -60,13 +53,8 @@ def both(fn):
         host.LIMIT = 1 << 20
         da.synchronize()  # the inputs' writes are known complete: the host path may run
         got, streams = launches(fn)
-        host.NOW = 1 << 20
-        at_once, each = launches(fn)
     finally:
-        host.LIMIT, host.NOW = old
-    for k, a in zip(*[r if isinstance(r, list) else [r] for r in (kernel, at_once)]):
-        same_bits(k, a)
-    assert set(each) == {sched.HOST} or streams != [sched.HOST]
+        host.LIMIT = old
     return kernel, got, streams
 
 
@@ -344,25 +332,3 @@ def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, mo
         a.eval()
     assert [r.stream for r in p.launches] == [sched.HOST]
     np.testing.assert_array_equal(a.get(), (np.sqrt(h) + 1) * 3)
-
-
-def test_small_exact_ops_over_settled_arrays_are_computed_at_once(place, monkeypatch):
-    """``host.now``: an exact op over settled arrays of at most ``NOW`` elements is computed on the host
-    as it is called (no pending graph); others are recorded as before."""
-    monkeypatch.setattr(host, "LIMIT", 1 << 20)
-    monkeypatch.setattr(host, "NOW", 64)
-    h = np.linspace(-3, 3, 64)
-    x = da.asarray(h, device=place)
-    with da.profile() as p:
-        y = x * 2 - 1
-    assert y._node is None and {r.stream for r in p.launches} == {sched.HOST}
-    same_bits(y.get(), h * 2 - 1)
-    i = da.asarray(np.arange(64, dtype=np.int32), device=place)
-    same_bits((i * 2.5 + x).get(), i.get() * 2.5 + h)  # a cast to the loop dtype (float64)
-    assert (x * 2 + 1)._node is None and (da.where(x > 0, x, -x))._node is None
-    assert da.sin(x)._node is not None                      # inexact: recorded for a kernel
-    assert (da.sin(x) + 1)._node is not None                # over a pending argument
-    big = da.asarray(np.ones(65), device=place)
-    assert (big + 1)._node is not None                      # over NOW elements
-    assert (x[::2] + x[1::2])._node is None                 # strided views
-    same_bits((x[::2] + x[1::2]).get(), h[::2] + h[1::2])

@@ -94,7 +94,7 @@ class Allocation:
     runtimes, else None: the host may use it only while no command touching it is pending.
     """
 
-    __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "host", "write", "reads", "__weakref__")
+    __slots__ = ("pool", "block", "nbytes", "buffer", "offset", "host", "write", "reads", "view", "__weakref__")
     pool: Pool | None
     block: _Block | None          # None once freed, and for zero bytes
     nbytes: int
@@ -103,10 +103,11 @@ class Allocation:
     host: np.ndarray | None
     write: tuple | None
     reads: Pending
+    view: tuple | None            # (dim, dtype, NumPy array) of the last host view made (``lazy.host``)
 
     def __init__(self, pool: Pool | None, block: _Block | None, nbytes: int) -> None:
         self.pool, self.block, self.nbytes = pool, block, nbytes
-        self.write = None
+        self.write = self.view = None
         if block is None:
             self.buffer, self.offset, self.host, self.reads = None, 0, None, {}
         else:

@@ -6,7 +6,6 @@ holds one lock: threads sharing pending arrays (Dask's threaded scheduler, say) 
 """
 from __future__ import annotations
 
-import math
 import os
 import threading
 import weakref
@@ -147,7 +146,7 @@ def _run(place: Any, members: list[DArray]) -> None:
     budget, split: several outputs into halves; one output by running its pending arguments first."""
     if not members:
         return
-    targets = [Input(allocate(place, math.prod(a._dim.shape) * a._dtype.itemsize), a._dim, a._dtype) for a in members]
+    targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     nodes = [a._node for a in members]
     name = nodes[0].op if len(nodes) == 1 else "+".join([n.op for n in nodes])
     if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, table.expr(), name):

@@ -9,9 +9,7 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_one``); an exact op over
-small settled arrays is not recorded at all but computed at once (:func:`now`,
-``DARRAY_HOST_NOW`` elements at most). Data-dependent ops
+One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -22,13 +20,12 @@ import contextvars
 import os
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
 
 from .. import sched
-from .._array import DArray
-from ..alloc import allocate
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
@@ -44,7 +41,6 @@ class HostOp(Protocol):
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
-NOW = int(os.environ.get("DARRAY_HOST_NOW", "4096"))  # result elements of an op computed at once (``now``)
 
 
 def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
@@ -68,14 +64,22 @@ def _view(t: Input) -> np.ndarray:
 
 
 def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
-    """The host memory of the view ``d`` of allocation ``a`` as a NumPy array of ``dtype``."""
+    """The host memory of the view ``d`` of allocation ``a`` as a NumPy array of ``dtype`` (the last
+    one made is kept on the allocation: an op's result is the next op's input)."""
+    c = a.view
+    if c is not None and c[0] is d and c[1] is dtype:
+        return c[2]
     shape = d.shape
     if _TRUSTED.get(shape) is d:  # C-contiguous from the allocation's start: the common case, made quickly
         v = np.frombuffer(a.host, dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
-        return v if len(shape) == 1 else v.reshape(shape)
-    size = dtype.itemsize
-    return np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
-                      strides=tuple([s * size for s in d.strides]))
+        if len(shape) != 1:
+            v = v.reshape(shape)
+    else:
+        size = dtype.itemsize
+        v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
+                       strides=tuple([s * size for s in d.strides]))
+    a.view = (d, dtype, v)
+    return v
 
 
 def _inputs(nodes: Sequence[Node]) -> list[Input]:
@@ -168,72 +172,35 @@ def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
     _apply(x.op, [leaf(a) for a in x.args], target, place, name)
 
 
-def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, dim: Dim, place: CLPlace) -> Any:
-    """``op`` over ``args`` (DArrays, Python scalars; loop dtypes ``ins``) computed by NumPy at
-    once into a new allocation of ``dim`` and ``out`` (returned), for an op whose bits NumPy
-    gives (``exact``); None (nothing done) where it must be recorded instead: a result over
-    ``NOW`` elements (``DARRAY_HOST_NOW``; above it a chain fused into one kernel can be
-    faster), a device :func:`usable` refuses, or an argument pending or written by a command
-    not yet complete (the host never waits here). One eager op then costs no graph, record or
-    evaluation: about half of recording it and running it alone."""
-    n = dim.size
-    if n == 0 or n > NOW or n > LIMIT or sched.capturing() is not None or not runtime(place).host_backed:
-        return None
-    reads = []
-    for a in args:
-        if isinstance(a, DArray):
-            if a._node is not None:
-                return None
-            e = a._alloc.write
-            if e is not None and e[1] > e[0].done:
-                return None
-            reads.append(a._alloc)
-    alloc = allocate(place, n * out.itemsize)
-    f = ref(op)
-    into = op not in _GENERAL
-
-    def compute() -> None:
-        vals = [(v if (v := _memory(a._alloc, a._dim, a._dtype)).dtype == d else v.astype(d))
-                if isinstance(a, DArray) else d.type(a) for a, d in zip(args, ins)]
-        if into:
-            f(*vals, out=_memory(alloc, dim, out))
-        else:  # where: NumPy's has no ``out``
-            np.copyto(_memory(alloc, dim, out), f(*vals), casting="unsafe")
-
-    nbytes = sum(a.nbytes for a in (*reads, alloc)) if _active else 0
-    sched.run_host(op, lambda: _quietly(compute), place=place, reads=reads, writes=[alloc], nbytes=nbytes)
-    return alloc
-
-
 def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -> None:
     """NumPy's ``op`` over ``args`` (Inputs and Scalars of the loop dtypes) into ``target``, once
-    what it depends on has completed."""
+    what it depends on has completed (the views are made before: making one reads nothing)."""
     reads = [a.alloc for a in args if type(a) is Input]
+    vals = [_view(a) if type(a) is Input else a.value for a in args]
+    out = _view(target)
     f = ref(op)
-    into = op not in _GENERAL
-
-    def compute() -> None:
-        vals = [_view(a) if type(a) is Input else a.value for a in args]
-        if into:
-            f(*vals, out=_view(target))
-        else:  # where: NumPy's has no ``out``
-            np.copyto(_view(target), f(*vals), casting="unsafe")
-
+    compute = partial(f, *vals, out=out) if op not in _GENERAL else partial(_into, out, f, vals)
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
-    sched.run_host(name, lambda: _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+    sched.run_host(name, _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+
+
+def _into(out: np.ndarray, f: Callable[..., Any], vals: list[Any]) -> None:
+    """``out[...] = f(*vals)`` (``where``: NumPy's has no ``out``)."""
+    np.copyto(out, f(*vals), casting="unsafe")
 
 
 _contexts = threading.local()
 
 
-def _quietly(fn: Callable[[], None]) -> None:
-    """``fn()`` with NumPy's floating-point warnings off, as under ``np.errstate(all="ignore")``: in
-    a context copied once per thread under it (entering ``errstate`` costs more than a small op)."""
+def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` made to run with NumPy's floating-point warnings off, as under
+    ``np.errstate(all="ignore")``: in a context copied once per thread under it (entering
+    ``errstate`` costs more than a small op)."""
     ctx = getattr(_contexts, "quiet", None)
     if ctx is None:
         with np.errstate(all="ignore"):
             ctx = _contexts.quiet = contextvars.copy_context()
-    ctx.run(fn)
+    return partial(ctx.run, fn)
 
 
 def _exact_now(x: Node) -> bool:
@@ -266,7 +233,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
                 np.copyto(view, _value(x, memo), casting="unsafe")
 
     nbytes = sum(t.alloc.nbytes for t in (*inputs, *targets)) if _active else 0
-    sched.run_host(name, lambda: _quietly(compute), place=place, reads=[t.alloc for t in inputs],
+    sched.run_host(name, _quietly(compute), place=place, reads=[t.alloc for t in inputs],
                    writes=[t.alloc for t in targets],
                    nbytes=nbytes)
     return True

@@ -15,7 +15,6 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import from_numpy, write
 from .._typing import ArrayLike
-from ..dim import Dim
 from ..lazy import graph, host, record
 from ..place import CLPlace, Place
 from . import _dispatch as D
@@ -179,13 +178,7 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new pending DArray; computed at once where NumPy gives the kernel's bits
-    over small settled arrays on a host-backed device (``lazy.host.now``)."""
-    if exact:
-        dim = Dim.trusted(shape)
-        alloc = host.now(op.name, args, ins, out, dim, cast(CLPlace, place))
-        if alloc is not None:
-            return DArray(alloc, dim, out, place)
+    """The op as a new pending DArray."""
     return record(_cl(op, args, ins, out, shape, exact, place), place)
 
 
