@@ -467,3 +467,45 @@ def test_integer_index_out_of_bounds_on_the_host_path(host_place):
         x[da.asarray(np.array([1, 7]), device=host_place)] = 1.0
     x[da.asarray(np.array([-1, 0]), device=host_place)] = da.asarray(np.array([8.0, 9.0]), device=host_place)
     assert_same(x, np.array([9.0, 1, 2, 3, 8]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), dtype=st.sampled_from([np.dtype(t) for t in ("bool", "int16", "float64", "complex64")]))
+def test_gathers_on_the_host_path_match_numpy(host_place, data, dtype):
+    """Integer and mixed keys (index arrays on several axes, adjacent or not, ints, masks of part of
+    the axes, negative indices) over views: NumPy's result and layout, and no kernel."""
+    from helpers import viewed
+
+    base, view = data.draw(viewed(dtype, 1, 3))
+    host = view(base)
+    key = []
+    for n in host.shape:
+        kind = data.draw(st.sampled_from(["slice", "array", "int", "mask"] if n else ["slice"]))
+        if kind == "slice":
+            key.append(slice(None, None, data.draw(st.sampled_from([1, -1, 2]))))
+        elif kind == "int":
+            key.append(data.draw(st.integers(-n, n - 1)))
+        elif kind == "mask":
+            key.append(data.draw(arrays(np.bool_, (n,))))
+        else:
+            key.append(data.draw(arrays(np.int64, (data.draw(st.integers(0, 4)),), elements=st.integers(-n, n - 1))))
+    key = tuple(key)
+    try:
+        want = host[key]
+    except IndexError:  # index arrays that do not broadcast: NumPy's error, darray's too
+        with pytest.raises(IndexError):
+            view(da.asarray(base, device=host_place))[key]
+        return
+    x = view(da.asarray(base, device=host_place))
+    dkey = tuple(da.asarray(k, device=host_place) if isinstance(k, np.ndarray) else k for k in key)
+    with da.profile() as p:
+        got = x[dkey]
+    assert _kernels(p) == []
+    assert_same(got, want)
+
+
+def test_gather_out_of_bounds_on_the_host_path(host_place):
+    x = da.asarray(np.arange(12.0).reshape(3, 4), device=host_place)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 1 with size 4"):
+        x[:, da.asarray(np.array([0, 4]), device=host_place)]
+    assert_same(x[da.asarray(np.array([-1, 0]), device=host_place), 1], np.array([9.0, 1.0]))  # the next call works

@@ -305,6 +305,8 @@ def _getitem_cl(x: DArray, key: Any, view: DArray, advanced: list[_Advanced]) ->
     the key's index arrays; one gather kernel (masks: a compaction)."""
     if len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape:
         return _compact(view, _on_place(advanced[0].index, view._place))
+    if host.usable(cast(CLPlace, view._place), max(view.size, *[a.index.size for a in advanced])):
+        return _gather_host(view, advanced)
     indices = _integer_indices(view, advanced)
     if view.ndim == 1 and len(indices) == 1:  # x[idx] on a 1-d view: the kernel reads the indices
         idx = indices[0][2]
@@ -320,6 +322,27 @@ def _getitem_cl(x: DArray, key: Any, view: DArray, advanced: list[_Advanced]) ->
     if out is None:
         _raise_bad(view, indices)
     return out
+
+
+def _gather_host(view: DArray, advanced: list[_Advanced]) -> DArray:
+    """``view`` indexed by ``advanced`` through NumPy on a host-backed device: no kernel and no flag
+    read back; an index out of bounds raises darray's IndexError."""
+    place = cast(CLPlace, view._place)
+    arrays = [a.index for a in advanced if isinstance(a.index, DArray)]
+
+    def select(v: np.ndarray, *dev: np.ndarray) -> np.ndarray:
+        given, at = iter(dev), 0
+        key: list[Any] = []
+        for a in advanced:  # in axis order; the others whole
+            key += [slice(None)] * (a.axis - at)
+            key.append(next(given) if isinstance(a.index, DArray) else a.index)
+            at = a.axis + (a.index.ndim if a.is_mask else 1)
+        return np.array(v[tuple(key)])
+
+    try:
+        return from_numpy(host.call("gather", select, place, [input_term(view), *map(input_term, arrays)]), place)
+    except IndexError:
+        _raise_bad(view, _integer_indices(view, advanced))
 
 
 def setitem(x: DArray, key: Any, value: Any, /) -> None:
