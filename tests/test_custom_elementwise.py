@@ -102,7 +102,9 @@ def test_cpu_place():
 @pytest.mark.parametrize("args, error, match", [
     (("float32", "float32 y", "y = 1"), ValueError, "'float32' must be 'type name'"),
     (("flaot32 x", "float32 y", "y = x"), TypeError, "parameter 'x' has unknown type 'flaot32'"),
-    (("complex64 x", "float32 y", "y = x"), TypeError, "complex"),
+    (("complex32 x", "float32 y", "y = x"), TypeError, "unknown type 'complex32'"),
+    (("float32 x", "raw float32 y", "y = x"), ValueError, "outputs cannot be raw"),
+    (("float32 i", "float32 y", "y = i"), ValueError, "'i' and '_ind_size'"),
     (("float32 x, float32 x", "float32 y", "y = x"), ValueError, "'x' appears twice"),
     (("float32 x", "", "y = x"), ValueError, "at least one output"),
     (("float32 x", "float32 x", "x = x"), ValueError, "both an input and an output"),
