@@ -23,13 +23,12 @@ import numpy as np
 
 from .._array import DArray
 from .._convert import asarray, check_dtype, from_numpy, write
-from ..dim import broadcast_shapes
+from ..dim import Dim, broadcast_shapes
 from ..dtypes import ctype
-from ..dim import Dim
 from ..lazy import evaluate, graph, record, user
 from ..ops import _dispatch as D
-from ..ops.creation import ascontiguousarray
 from ..ops._registry import implementation, register
+from ..ops.creation import ascontiguousarray
 from ..place import Place, current
 from . import _numpy
 from ._params import Param, arity, identifier, parse, resolve, scalar
@@ -141,7 +140,8 @@ def helper(kind: str, kernel: str, result: np.dtype, params: Sequence[tuple[str,
         sig += ["long i", "long _ind_size"] if index else []
         decl = "".join(f" {t(dt)} {n} = {init or f'({t(dt)})0'};" for n, dt, init in locals_)
         value = f"({t(result)})({ret})" if cast else ret
-        return f"static inline{attr} {t(result)} {fn}({', '.join(sig) or 'void'}) {{{decl}\n{body}\n;\nreturn {value}; }}"
+        head = f"static inline{attr} {t(result)} {fn}({', '.join(sig) or 'void'})"
+        return f"{head} {{{decl}\n{body}\n;\nreturn {value}; }}"
 
     dts = {result, *(dt for _, dt in params), *(dt for _, dt, _ in locals_)}
     overloads = ""

@@ -146,8 +146,8 @@ def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...], patterns
         | set(spec.scalars) | {red.acc}
     fold = user.vector_safe(red.op) and "sum" in ops if user.get(red.op) is not None else \
         red.op in ops and (red.arg or COMBINE[red.op] in vops)
-    return (red.chunked and fold and dts == {_FLOAT32} and all(i.op in vops or user.vector_safe(i.op) for i in spec.body)
-            and all(o.pattern in patterns for o in spec.inputs))
+    body = all(i.op in vops or user.vector_safe(i.op) for i in spec.body)
+    return red.chunked and fold and dts == {_FLOAT32} and body and all(o.pattern in patterns for o in spec.inputs)
 
 
 def blocked(red: Reduction) -> bool:
