@@ -102,7 +102,9 @@ def test_cpu_place():
 @pytest.mark.parametrize("args, error, match", [
     (("float32", "float32 y", "y = 1"), ValueError, "'float32' must be 'type name'"),
     (("flaot32 x", "float32 y", "y = x"), TypeError, "parameter 'x' has unknown type 'flaot32'"),
-    (("complex64 x", "float32 y", "y = x"), TypeError, "complex"),
+    (("complex32 x", "float32 y", "y = x"), TypeError, "unknown type 'complex32'"),
+    (("float32 x", "raw float32 y", "y = x"), ValueError, "outputs cannot be raw"),
+    (("float32 i", "float32 y", "y = i"), ValueError, "'i' and '_ind_size'"),
     (("float32 x, float32 x", "float32 y", "y = x"), ValueError, "'x' appears twice"),
     (("float32 x", "", "y = x"), ValueError, "at least one output"),
     (("float32 x", "float32 x", "x = x"), ValueError, "both an input and an output"),
@@ -129,3 +131,101 @@ def test_bad_calls_then_the_next_call_works(cl_place):
     with pytest.raises(da.DeviceError):
         bad(x).get()
     assert_same(k(x, np.float32(2)), np.full(3, 3, np.float32))
+
+
+ADDI = da.ElementwiseKernel("T x", "T y", "y = x * 2 + i", "addi")
+REV = da.ElementwiseKernel("raw T x", "T y", "y = x[_ind.size() - 1 - i]", "rev")
+GATHER = da.ElementwiseKernel("raw T t, int64 j", "T y", "y = t[j]", "gather")
+ACC = da.ElementwiseKernel("T x", "T z", "z += x", "acc")
+
+
+@given(viewed(np.float32, min_dims=0, max_dims=3, elements=st.floats(-4, 4, width=32)))
+def test_index_over_views(case):
+    base, view = case
+    x = view(base)
+    want = x * 2 + np.arange(x.size, dtype=np.float32).reshape(x.shape)
+    assert_same(ADDI(view(da.asarray(base))), want)
+    if x.size:
+        assert_same(REV(view(da.asarray(base)), size=x.size), x.ravel()[::-1])  # a view: C order of its shape
+        j = np.arange(x.size)[::-1] % x.size
+        assert_same(GATHER(view(da.asarray(base)), da.asarray(j)), x.ravel()[j])
+
+
+def test_ordered_bodies_run_alone(cl_place):
+    h = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = da.asarray(h, device=cl_place)
+    (ADDI(x + 1) * 3).get()
+    with da.profile() as p:
+        y = ADDI(x + 1)  # the chain on its input fuses into it; it runs at the call
+        assert y._node is None and launches(p) == 1
+        z = y * 3  # a consumer is a later kernel: it sees i as the index in y, not in z
+        z.eval()
+    assert launches(p) == 2
+    assert_same(z, ((h + 1) * 2 + np.arange(24, dtype=np.float32).reshape(4, 6)) * 3)
+    wide = ADDI(x[0]) + da.zeros((3, 6), device=cl_place, dtype="float32")  # broadcast after: i stays in (6,)
+    assert_same(wide, np.broadcast_to(h[0] * 2 + np.arange(6, dtype=np.float32), (3, 6)))
+    pending = x * 2  # a pending raw input is computed first
+    assert_same(REV(pending, size=24), (h * 2).ravel()[::-1])
+    out = da.empty((2, 12), device=cl_place, dtype="float32")
+    REV(x, out=out[::-1])  # i is the index in the output view
+    assert_same(out, h.ravel()[::-1].reshape(2, 12)[::-1])
+
+
+@given(viewed(np.float32, min_dims=0, max_dims=3, elements=st.floats(-4, 4, width=32)))
+def test_outputs_are_read(case):
+    base, view = case
+    o = da.asarray(base)
+    x = view(base)
+    ACC(da.asarray(x.copy()), out=view(o))
+    want = base.copy()
+    view(want)[...] += x
+    assert_same(o, want)
+
+
+def test_outputs_are_read_together(cl_place):
+    k = da.ElementwiseKernel("T x", "T s, T d", "s = s + d + x; d = s - x", "sd")
+    h = np.arange(6, dtype=np.float64).reshape(2, 3)
+    s, d = da.full((2, 3), 1.0, device=cl_place), da.full((2, 3), 2.0, device=cl_place)
+    assert k(da.asarray(h, device=cl_place), out=(s, d)) == (s, d)
+    assert_same(s, 3 + h)
+    assert_same(d, np.full((2, 3), 3.0))
+    z = k(da.asarray(h, device=cl_place))  # no out=: outputs start at zero
+    assert_same(z[0], h)
+
+
+def test_complex(cl_place):
+    h = (np.arange(6) - 1j * np.arange(6)[::-1]).astype(np.complex64)
+    x = da.asarray(h, device=cl_place)
+    copy = da.ElementwiseKernel("T x", "T y", "y = x", "ccopy")
+    assert_same(copy(x[::2]), h[::2])
+    cm = da.ElementwiseKernel("complex64 a, complex64 b", "complex64 z", "z = cmul_float(a, b) + a", "cmul")
+    assert_same(cm(x, 1j), h * 1j + h)
+    h2 = h.astype(np.complex128)
+    cd = da.ElementwiseKernel("T a, T b", "T z", "z = cdiv_double(a, b) - b", "cdiv")
+    assert_same(cd(da.asarray(h2, device=cl_place), 2 + 1j), h2 / (2 + 1j) - (2 + 1j))
+    with da.place.use("cpu"), pytest.raises(ValueError, match="'ccopy'.*OpenCL places only"):
+        copy(da.asarray(h))
+
+
+def test_vector_overloads_or_scalar_code(cl_place):
+    from darray.lazy import user
+    h = np.linspace(-3, 3, 4099, dtype=np.float32)
+    x = da.asarray(h, device=cl_place)
+    fast = da.ElementwiseKernel("T x", "T y", "y = x > 0 ? x * x : -x", "vfast")
+    slow = da.ElementwiseKernel("T x", "T y", "y = sq(x)", "vslow",
+                                preamble="static inline float sq(float v) { return v > 0 ? v * v : -v; }")
+    a, b = fast(x + 1) * 2, slow(x + 1) * 2
+    assert_same(a, np.where(h + 1 > 0, (h + 1) ** 2, -(h + 1)) * 2)
+    assert_same(a, b)
+    names = {n.split("_o0_")[0]: v for n, v in user._vector.items() if n.startswith(("vfast", "vslow"))}
+    assert names == {"vfast": True, "vslow": False}  # float8 overloads compiled for one only
+
+
+def test_cpu_place_index_raw_and_read():
+    with da.place.use("cpu"):
+        h = np.arange(6, dtype=np.float32).reshape(2, 3)
+        assert_same(ADDI(da.asarray(h)), h * 2 + np.arange(6, dtype=np.float32).reshape(2, 3))
+        assert_same(REV(da.asarray(h), size=6), h.ravel()[::-1])
+        o = da.asarray(h)
+        ACC(da.asarray(h), out=o)
+        assert_same(o, 2 * h)

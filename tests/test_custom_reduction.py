@@ -87,3 +87,33 @@ def test_bad_input_then_the_next_call_works(cl_place):
     with pytest.raises(TypeError, match="'maxabs'.*parameter 'w' binds T"):
         MAXABS(x, da.arange(3, device=cl_place))
     assert_same(SUMSQ(x, axis=1), np.full(2, 3, np.float32))
+
+
+SQ = da.ReductionKernel("T x", "T y", "sq(x)", "a + b", "y = a", "0", "sumsq_scalar",
+                        preamble="static inline float sq(float v) { return v * v; }")  # no float8 overload
+
+
+@st.composite
+def big_views(draw: st.DrawFn) -> np.ndarray:
+    """A strided or transposed float32 view of up to ~100k elements (past the host path's 4096)."""
+    shape = tuple(draw(st.lists(st.integers(1, 200), min_size=1, max_size=3)))
+    base = np.random.default_rng(draw(st.integers(0, 2**16))).standard_normal(shape).astype(np.float32)
+    keys = tuple(slice(None, None, draw(st.sampled_from([1, 1, 2, -1]))) for _ in shape)
+    return base[keys].transpose(draw(st.permutations(range(len(shape)))))
+
+
+@given(big_views(), st.data())
+def test_vector_path_same_bits_as_scalar_and_sum(h, data):
+    x = da.asarray(h)
+    axis = data.draw(st.none() | st.integers(0, h.ndim - 1))
+    fast = np.asarray(SUMSQ(x, axis=axis))
+    assert_same(fast, SQ(x, axis=axis))  # the float8 path and the scalar path: the same bits
+    if h.size > 4096:
+        assert_same(fast, (x * x).sum(axis=axis))  # and the built-in sum's (computed on the device)
+    np.testing.assert_allclose(fast, (h.astype(np.float64) ** 2).sum(axis=axis), rtol=1e-4, atol=1e-4)
+
+
+def test_complex_sum(cl_place):
+    h = (np.arange(100) + 1j * np.arange(100)[::-1]).astype(np.complex128).reshape(10, 10)
+    csum = da.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "csum")
+    np.testing.assert_allclose(np.asarray(csum(da.asarray(h, device=cl_place), axis=1)), h.sum(1))

@@ -1,10 +1,12 @@
 """User kernel bodies on the ``cpu`` place: C expressions that are also NumPy expressions.
 
 A body runs there when every statement is ``name = expression`` and the expression uses
-only names, numbers (a C ``f`` suffix is dropped), ``+ - * / %``, comparisons, parentheses and
-the math functions of :data:`FUNCTIONS`; anything else (``?:``, ``&&``, casts, loops) is a
-ValueError naming the kernel, as that C cannot run through NumPy. Arithmetic follows NumPy
-(``/`` of integers is true division before the cast to the output's dtype).
+only names, numbers (a C ``f`` suffix is dropped), ``+ - * / %``, comparisons, parentheses,
+subscripts ``x[j]`` (a raw array, flattened) and the math functions of :data:`FUNCTIONS`;
+``name op= expression`` is ``name = name op (expression)``; anything else (``?:``, ``&&``,
+casts, loops) is a ValueError naming the kernel, as that C cannot run through NumPy.
+Arithmetic follows NumPy (``/`` of integers is true division before the cast to the output's
+dtype).
 """
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ FUNCTIONS: dict[str, Any] = {
     "max": np.maximum, "min": np.minimum, "copysign": np.copysign, "INFINITY": np.inf, "NAN": np.nan}
 _NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Constant, ast.Load,
           ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.USub, ast.UAdd, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
-          ast.Eq, ast.NotEq)
+          ast.Eq, ast.NotEq, ast.Subscript)
 _SUFFIX = re.compile(r"(\d\.?\d*(?:[eE][-+]?\d+)?)[fF]\b")
-_ASSIGN = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)(.*)\Z", re.S)
+_ASSIGN = re.compile(r"\s*([A-Za-z_]\w*)\s*([-+*/%]?)=(?!=)(.*)\Z", re.S)
 
 
 def compile_expr(kernel: str, text: str, names: frozenset[str]) -> Any:
@@ -53,15 +55,16 @@ def compile_expr(kernel: str, text: str, names: frozenset[str]) -> Any:
 def compile_body(kernel: str, body: str, inputs: frozenset[str],
                  outputs: frozenset[str]) -> list[tuple[str, Any]]:
     """The statements of ``body`` as (assigned name, compiled expression); each assigns an output
-    or a new local that later statements read."""
+    or a new local that later statements read (outputs have values before: given or zero)."""
     out: list[tuple[str, Any]] = []
-    known = set(inputs)
+    known = set(inputs) | set(outputs)
     for stmt in (s for s in body.split(";") if s.strip()):
         m = _ASSIGN.match(stmt)
         if m is None or m.group(1) in inputs:
             raise ValueError(f"darray {kernel}: {stmt.strip()!r} cannot run on the cpu place (there a body must "
                              "be statements 'out = expression' that NumPy can evaluate)")
-        out.append((m.group(1), compile_expr(kernel, m.group(2), frozenset(known))))
+        text = f"{m.group(1)} {m.group(2)} ({m.group(3)})" if m.group(2) else m.group(3)
+        out.append((m.group(1), compile_expr(kernel, text, frozenset(known))))
         known.add(m.group(1))
     missing = outputs - {name for name, _ in out}
     if missing:

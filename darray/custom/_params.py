@@ -4,8 +4,10 @@ the dtypes of one call resolved from its arguments (type placeholders such as ``
 Types are NumPy dtype names (``float32``, ``int64``, ``bool``...) or OpenCL C names (``float``,
 ``double``, ``int``, ``uint``, ``long``...); a placeholder is a name of capital letters and
 digits that starts with a letter (``T``, ``U``, ``T2``). ``raw`` is parsed (CuPy's word for a
-whole-array parameter) and refused by the kernels that cannot take one. Complex dtypes are
-refused: OpenCL C has no complex arithmetic for a body to use.
+whole-array parameter) and refused by the kernels that cannot take one. Complex dtypes
+(``complex64``, ``complex128``) are ``float2``/``double2`` (real, imaginary) in a body: ``+``,
+``-`` and scaling by a real are complex arithmetic there, a complex product or quotient is
+``cmul_float(a, b)``/``cdiv_float`` (``_double`` for complex128; see ``kernels/include/complex.h``).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ C_NAMES: dict[str, str] = {
     "bool": "bool", "unsigned char": "uint8", "unsigned short": "uint16", "unsigned int": "uint32",
     "unsigned long": "uint64", "signed char": "int8"}
 NUMERIC = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-           "float64")
+           "float64", "complex64", "complex128")
 _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 _PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9]*\Z")
 
@@ -48,15 +50,12 @@ def identifier(kernel: str, what: str, name: str) -> str:
 
 def parse_type(kernel: str, param: str, text: str) -> np.dtype | None:
     """The dtype of type name ``text`` (None for a placeholder); TypeError naming the kernel and
-    the parameter for an unknown or complex type."""
+    the parameter for an unknown type."""
     name = C_NAMES.get(text, text)
     if name in NUMERIC:
         return np.dtype(name)
     if _PLACEHOLDER.match(text):
         return None
-    if text in ("complex64", "complex128"):
-        raise TypeError(f"darray {kernel}: parameter {param!r} has complex type {text}: user kernels take real "
-                        "dtypes only (OpenCL C has no complex arithmetic)")
     raise TypeError(f"darray {kernel}: parameter {param!r} has unknown type {text!r} (NumPy names such as "
                     "float32, C names such as float, or a placeholder such as T)")
 
@@ -83,7 +82,7 @@ def parse(kernel: str, text: str, *, what: str = "parameter") -> tuple[Param, ..
 
 def scalar(value: Any) -> bool:
     """Whether a kernel argument passes by value (a Python or NumPy scalar)."""
-    return isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, (complex, np.complexfloating))
+    return isinstance(value, (bool, int, float, complex, np.bool_, np.number))
 
 
 def resolve(kernel: str, params: Sequence[Param], args: Sequence[Any], types: dict[str, np.dtype]) -> list[np.dtype]:
@@ -103,7 +102,7 @@ def resolve(kernel: str, params: Sequence[Param], args: Sequence[Any], types: di
     for p, a in zip(params, args):
         if p.dtype is None and p.ctype not in types and a is not None and not isinstance(a, DArray):
             if not scalar(a):
-                raise TypeError(f"darray {kernel}: parameter {p.name!r} takes a DArray or a real scalar, got "
+                raise TypeError(f"darray {kernel}: parameter {p.name!r} takes a DArray or a scalar, got "
                                 f"{type(a).__name__}")
             types[p.ctype] = a.dtype if isinstance(a, np.generic) else np.asarray(a).dtype
     out = []
@@ -112,8 +111,8 @@ def resolve(kernel: str, params: Sequence[Param], args: Sequence[Any], types: di
         if dt is None:
             raise TypeError(f"darray {kernel}: cannot tell the type {p.ctype} of parameter {p.name!r} from the "
                             "arguments (pass out= or an argument of that type)")
-        if dt.kind not in "biuf":
-            raise TypeError(f"darray {kernel}: parameter {p.name!r} cannot be {dt} (real dtypes only)")
+        if dt.kind not in "biufc":
+            raise TypeError(f"darray {kernel}: parameter {p.name!r} cannot be {dt} (numeric dtypes only)")
         out.append(dt)
     return out
 

@@ -88,20 +88,21 @@ class ReductionKernel:
         nin = len(self.in_params)
         params = [(p.name, dt) for p, dt in zip(self.in_params, call.dtypes[:nin])]
         post, _ = helper("post", self.name, out, [("a", red)], self.post_map_expr, self.out_params[0].name,
-                         self.preamble, [(self.out_params[0].name, out)])
+                         self.preamble, [(self.out_params[0].name, out, "")], vector=False)
         if 0 in call.shape:  # an empty reduced axis: the post-map of the identity
             seed = full(shape, 0, dtype=red, device=call.place)
             body = f"a = ({ctype(red)})({self.identity});\n{self.post_map_expr}"
             op, _ = helper("empty", self.name, out, [("a", red)], body, self.out_params[0].name, self.preamble,
-                           [(self.out_params[0].name, out)])
+                           [(self.out_params[0].name, out, "")], vector=False)
             return record(graph.node(op, (graph.Input(seed._data(), seed._dim, seed._dtype),), out, shape), call.place)
-        mapped, _ = helper("map", self.name, red, params, "", f"({ctype(red)})({self.map_expr})", self.preamble)
-        fold, uop = helper("fold", self.name, red, [("a", red), ("b", red)], "", f"({ctype(red)})({self.reduce_expr})",
-                           self.preamble)
+        mapped, _ = helper("map", self.name, red, params, "", self.map_expr, self.preamble, cast=True)
+        fold, uop = helper("fold", self.name, red, [("a", red), ("b", red)], "", self.reduce_expr, self.preamble,
+                           cast=True)
         post_op = user.get(post)
         assert post_op is not None
-        user.register(fold, dataclasses.replace(uop, source=f"{post_op.source}\n{uop.source}", identity=self.identity,
-                                                post=post_op.function))
+        user.register(fold, dataclasses.replace(
+            uop, source=f"{post_op.source}\n{uop.source}", identity=self.identity, post=post_op.function,
+            vector=f"{post_op.source}\n{uop.vector}" if uop.vector else ""))
         node = graph.node(mapped, terms(self._label, call, self.in_params), red, call.shape)
         alloc = device_reduce([node], call.shape, axes, fold, red, out, cast(CLPlace, call.place), expr)
         return DArray(alloc, Dim.trusted(shape), out, call.place)

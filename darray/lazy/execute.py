@@ -15,6 +15,7 @@ import pyopencl as cl
 
 from .. import sched
 from ..place import CLPlace, runtime
+from . import user
 from .fuse import INT_LIMIT, Plan, Trace, fuse, trace
 from .graph import Input, Term
 from .reduce_columns import render_columns
@@ -93,12 +94,14 @@ class Prepared:
     and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements, or per
     tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``); the work-group
-    size is read at each launch, except a tree reduction's (``group``: its local arrays' size)."""
+    size is read at each launch, except a tree reduction's (``group``: its local arrays' size).
+    The vector overloads of the spec's user ops are decided first (``lazy.user.decide``)."""
 
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group",
                  "dtypes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
+        user.decide(plan.spec, lambda source: runtime(place).programs.kernel(source, "darray_probe"))
         if work is None:
             chunk = gpu_width(plan.spec, expr) if form(place) == "gpu" else CHUNK.get(form(place), 1)
             work, extra = -(-plan.n // chunk), (chunk,)

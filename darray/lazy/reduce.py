@@ -40,7 +40,7 @@ from .. import sched
 from ..alloc import allocate
 from ..dim import Dim
 from ..place import CLPlace, runtime
-from . import execute, fuse
+from . import execute, fuse, user
 from .graph import Input, Term
 from .reduce_columns import COLUMNS
 from .reduce_render import GROUP
@@ -218,7 +218,8 @@ def _cpu_plan(place: CLPlace, m: int, k: int, columns: bool, kept: tuple[int, ..
         return tuple(sorted(axes)) + kept, parts, stripes, work, Reduction(op, acc, "columns", mean, True)
     parts = partitions(place, m, k)
     trailing = kept + axes == tuple(range(len(kept) + len(axes)))
-    if _grouped(place) and dense and trailing and op in GROUP_OPS and k >= parts * GROUP * GROUP_ROWS:
+    summing = op in GROUP_OPS or user.get(op) is not None  # a user fold is planned as sum
+    if _grouped(place) and dense and trailing and summing and k >= parts * GROUP * GROUP_ROWS:
         work = m * parts * execute.local_size(place)  # one task per work-group
         return kept + axes, parts, m, work, Reduction(op, acc, "group" if parts == 1 else "groups", mean, False)
     return kept + axes, parts, m, m * parts, Reduction(op, acc, "first" if parts == 1 else "rows", mean, True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import ctype
+from . import user
 from .reduce_render import (
     LANES,
     REDUCE_NAME,
@@ -151,7 +152,7 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
              "mem_fence(CLK_GLOBAL_MEM_FENCE);", "done[b] = 0;"]
     finish = [f"__global const {acc_t}* pv = part + j0;"] + (["__global const long* pi = part_i + j0;"] if arg else [])
     finish.append(f"{idx} c = 0;")
-    if vector and not arg:
+    if vector and not arg and user.get(red.op) is None:  # (a user fold's post-map is scalar code)
         final = "(s / count)" if red.mean else "s"
         finish += [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
                    f"    for ({idx} q = 0; q < P; q++) {{",

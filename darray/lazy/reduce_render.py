@@ -34,7 +34,7 @@ from .render import (
     vector_ref,
     vector_values,
 )
-from .spec import Instr, KernelSpec, Operand, Ref
+from .spec import Instr, KernelSpec, Operand, Reduction, Ref
 
 REDUCE_NAME = "reduce"
 COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
@@ -135,15 +135,25 @@ def _indent(block: list[str], depth: int = 1) -> list[str]:
 def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...], patterns: str = "c0") -> bool:
     """Whether a chunked float32 reduction (one of ``ops``) reads only inputs of ``patterns``
     (contiguous or single-element; with ``"s"``, strided too: rows of unit stride, see
-    :func:`_strided_rows`) through ops with float8 templates (``expr.vector_ops``), so blocks of
-    ``LANES`` elements load, compute and fold as float8. Not double8 (see ``render.vector_width``)."""
+    :func:`_strided_rows`) through ops with float8 templates (``expr.vector_ops``, or user ops
+    whose float8 overloads compiled: ``lazy.user``), so blocks of ``LANES`` elements load, compute
+    and fold as float8. A user fold vectorises where ``sum`` does. Not double8 (see
+    ``render.vector_width``)."""
     red = spec.reduce
     assert red is not None
     vops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
-    return (red.chunked and red.op in ops and dts == {_FLOAT32} and (red.arg or COMBINE[red.op] in vops)
-            and all(i.op in vops for i in spec.body) and all(o.pattern in patterns for o in spec.inputs))
+    fold = user.vector_safe(red.op) and "sum" in ops if user.get(red.op) is not None else \
+        red.op in ops and (red.arg or COMBINE[red.op] in vops)
+    body = all(i.op in vops or user.vector_safe(i.op) for i in spec.body)
+    return red.chunked and fold and dts == {_FLOAT32} and body and all(o.pattern in patterns for o in spec.inputs)
+
+
+def blocked(red: Reduction) -> bool:
+    """Whether a reduction's lanes fold in blocks (see :func:`_lanes`): float sums and user folds
+    (associative by contract, so they follow ``sum``'s order on every path)."""
+    return red.acc.kind in "fc" and (red.op == "sum" or user.get(red.op) is not None)
 
 
 def _final(spec: KernelSpec, value: str, best: str, at: str) -> list[str]:
@@ -217,7 +227,7 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
                   f"        for (; {k} + {LANES} <= kb; {k} += {LANES}) {{", *_indent(vector, 3), "        }",
                   f"        c_v = {_step(spec, expr, 'c_v', 'b_v')};", "    }",
                   *[f"    {line}" for q in range(LANES) for line in _fold(spec, expr, q, f"c_v.s{q}", "", into)], "}"]
-    elif red.op == "sum" and red.acc.kind in "fc":
+    elif blocked(red):
         lines += [f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
         lines += [f"    for (; {k} + {step} <= kc;) {{", f"        const {idx} kb = min({k} + {span}, kc);"]
@@ -363,7 +373,7 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
     index_ref = spec.outputs[1][1] if red.arg else None
     value_ref = spec.outputs[0][1]
     strided = [i for i, op in enumerate(spec.inputs) if op.pattern == "s"]
-    sums = red.op == "sum" and red.acc.kind in "fc"
+    sums = blocked(red)
     into = "r" if sums else "acc"
 
     def element(lane: int, offset: str, target: str) -> list[str]:
@@ -442,7 +452,7 @@ def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
     def lane(v: str) -> list[str]:
         """Lane ``v`` folds its elements of the task into ``sh[v]`` (``shi[v]``)."""
         out = [f"{acc_t} acc0 = {zero};" + (" long best0 = -1;" if arg else ""), f"{idx} k = k0 + {v}, i = 0;"]
-        if red.op in ("sum", "prod") and red.acc.kind in "fc":  # products block the same way
+        if red.op == "prod" and red.acc.kind in "fc" or blocked(red):  # products block the same way
             inner = [f"    {acc_t} b0 = {zero};", f"    for (int q = 0; q < {BLOCK}; q++, k += {W}) {{",
                      *_indent(element("b"), 2), "    }"]
             out += [f"for (; i + {BLOCK * BLOCK} <= R; i += {BLOCK * BLOCK}) {{", f"    {acc_t} u0 = {zero};",

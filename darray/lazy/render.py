@@ -174,10 +174,11 @@ def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype], skip
 def uniform(spec: KernelSpec) -> frozenset[Ref]:
     """The values that are the same at every element: single-element inputs (pattern '0') and
     steps over those and scalars only. The chunked scalar loop computes them once, before it
-    (a load inside the loop is repeated after every store: the output may alias it)."""
+    (a load inside the loop is repeated after every store: the output may alias it). Ordered
+    user ops (``lazy.user``) are never uniform: they read their element index."""
     out: set[Ref] = {("in", k) for k, op in enumerate(spec.inputs) if op.pattern == "0"}
     for k, ins in enumerate(spec.body):
-        if all(a in out or a[0] == "sc" for a in ins.args):
+        if all(a in out or a[0] == "sc" for a in ins.args) and not user.ordered(ins.op):
             out.add(("t", k))
     return frozenset(out)
 
@@ -197,7 +198,8 @@ def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
     dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
     if len(dts) != 1 or next(iter(dts)) != _FLOAT32 or spec.reduce is not None:
         return 1
-    if (not strided and any(o.pattern == "s" for o in spec.operands)) or not all(i.op in ops for i in spec.body):
+    if (not strided and any(o.pattern == "s" for o in spec.operands)) or \
+            not all(i.op in ops or user.vector_safe(i.op) for i in spec.body):
         return 1
     return WIDTH
 
@@ -217,7 +219,8 @@ def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
                   index: Callable[[KernelSpec, Operand, str], str] = _at_g,
                   strided_load: Callable[[int], str] | None = None) -> list[str]:
     """Vector loads at ``index`` (contiguous runs, element-aligned ``vt``; a strided input ``k``
-    as ``strided_load(k)`` when given) and the SSA body on vectors of type ``vt``."""
+    as ``strided_load(k)`` when given) and the SSA body on vectors of type ``vt`` (user ops
+    through their vector overloads, scalar arguments widened)."""
     lines = []
     dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
     for k, op in enumerate(spec.inputs):
@@ -230,7 +233,8 @@ def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
         lines.append(f"{pad}const {vt} v{k} = {load};")
         dtypes[("in", k)] = op.dtype
     for k, ins in enumerate(spec.body):
-        code = expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
+        code = user.call(ins.op, [vector_ref(a, vt) for a in ins.args]) or \
+            expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
         lines.append(f"{pad}const {vt} t{k} = {code};")
         dtypes[("t", k)] = ins.dtype
     return lines
