@@ -98,6 +98,11 @@ def _parse(key: Any, ndim: int) -> tuple[tuple, list[_Advanced]] | None:
     a new axis of length one, which it then indexes)."""
     if _basic(key):
         return None
+    if isinstance(key, DArray) and key.ndim and key.dtype.kind in "biu":  # a lone index array or mask
+        width = key.ndim if key.dtype.kind == "b" else 1
+        if width > ndim:
+            raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {width} were indexed")
+        return (slice(None),) * width, [_Advanced(0, 0, key)]
     entries = [_entry(k) for k in (key if type(key) is tuple else (key,))]
     if not any(isinstance(e, (np.ndarray, DArray)) for e in entries):
         return None
@@ -276,7 +281,12 @@ def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None
     if parsed is None:
         return None
     basic, advanced = parsed
+    if all([type(b) is slice and b == _WHOLE for b in basic]):  # the view is x itself
+        return x._view(x._dim), advanced
     return x._view(x._dim.getitem(basic)), advanced
+
+
+_WHOLE = slice(None)
 
 
 def _host_key(key: Any) -> Any:
