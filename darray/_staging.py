@@ -1,11 +1,13 @@
-"""Pinned staging buffers: device -> host reads into new arrays at the link rate (issue 19).
+"""Pinned staging buffers: transfers between host and device at the link rate (issues 19, 29).
 
 On a discrete GPU a read command into pageable memory is staged by the driver (2.6 GB/s on
 an H100); into pinned memory it runs as DMA at the link rate. ``read_new`` reads into a
 pinned buffer (``ALLOC_HOST_PTR``, mapped once and kept mapped) and returns that memory
 itself as the new array: a copy into fresh pageable pages would cost as much as the read.
 The array's base is a ``_Lease`` (its ``__array_interface__`` is the mapping); when the
-last view of the array is gone the buffer goes back to its place's pool.
+last view of the array is gone the buffer goes back to its place's pool. Uploads and reads into
+existing arrays borrow buffers with ``take`` and ``put`` for the length of one transfer
+(``_transfer._staged``: chunks through two buffers taking turns, issue 29).
 
 Pinning is slow (on an H100, pinning and mapping 64 MiB took 31 ms, the pageable read of
 it 20 ms and the pinned one 1.3 ms), so buffers are kept for reuse, and a buffer is pinned

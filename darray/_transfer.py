@@ -32,7 +32,11 @@ On devices whose memory is not host memory (discrete GPUs), a contiguous read of
 (``_staging``), which a read command fills by DMA at the link rate, several times faster
 than into pageable memory: the new array is that pinned memory itself, whose ``base`` is a
 staging lease (not None, and not an ndarray); the buffer goes back to a small per-place pool
-when the array and its views are gone. ``x.get(out=dst)`` reads into ``dst`` as before.
+when the array and its views are gone. Larger reads than the pool lends, reads into an existing
+array (``x.get(out=dst)``) and uploads (``asarray``) of ``STAGE_MIN`` bytes or more go through
+staging buffers in chunks of ``CHUNK`` bytes, two buffers taking turns, so the host copy of
+one chunk overlaps the transfer of the next (:func:`_staged`); where the pool has no buffer they
+fall back to one command on pageable memory.
 """
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ from .dim import Dim
 from .place import CLPlace, runtime
 
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
+CHUNK = 8 << 20          # bytes per step of a staged transfer (two steps in flight: host copy and transfer)
 HOST_COPIES = True       # host copies on host-backed devices (tests turn it off to run the command paths)
 PAGE = 4096
 _BYTES = np.dtype(np.uint8)
@@ -133,28 +138,84 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
     elif host.nbytes and alloc.host is not None and HOST_COPIES:
         dst = _host_bytes(alloc, 0, host.nbytes)
         _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
+    elif host.nbytes >= _staging.STAGE_MIN and not _unified(place) and \
+            _staged(host.reshape(-1).view(np.uint8), alloc, place, 0, write=True):
+        pass
     elif host.nbytes:
-        buffer = alloc.buffer
-        assert buffer is not None  # not empty
-        entry = sched.launch(
-            "host_to_device",
-            lambda q, wf: cl.enqueue_copy(q, buffer, host, dst_offset=alloc.offset, wait_for=wf,
-                                          is_blocking=False),
-            place=place, writes=[alloc], stream=sched.transfer_stream(place), nbytes=host.nbytes)
-        sched.wait(entry, "host_to_device")
+        sched.wait(_copy_command(alloc, place, host, 0, write=True), "host_to_device")
     return alloc
 
 
 def _read_into(dst: np.ndarray, alloc: Allocation, place: CLPlace, start: int) -> None:
     """Fill the C-contiguous ``dst`` with its size in bytes of ``alloc`` from byte ``start``."""
+    sched.wait(_copy_command(alloc, place, dst, start, write=False), "device_to_host")
+
+
+def _copy_command(alloc: Allocation, place: CLPlace, host: np.ndarray, start: int, *, write: bool) -> sched.Entry:
+    """Enqueue (without waiting) a copy between the C-contiguous ``host`` and the bytes of
+    ``alloc`` from byte ``start``, on this thread's transfer stream."""
     buffer = alloc.buffer
-    assert buffer is not None  # not empty: download returns early for empty views
-    entry = sched.launch(
-        "device_to_host",
-        lambda q, wf: cl.enqueue_copy(q, dst, buffer, src_offset=alloc.offset + start, wait_for=wf,
-                                      is_blocking=False),
-        place=place, reads=[alloc], stream=sched.transfer_stream(place), nbytes=dst.nbytes)
-    sched.wait(entry, "device_to_host")
+    assert buffer is not None  # not empty
+    at = alloc.offset + start
+    if write:
+        return sched.launch("host_to_device", lambda q, wf: cl.enqueue_copy(q, buffer, host, dst_offset=at, wait_for=wf,
+                                                                          is_blocking=False),
+                            place=place, writes=[alloc], stream=sched.transfer_stream(place), nbytes=host.nbytes)
+    return sched.launch("device_to_host", lambda q, wf: cl.enqueue_copy(q, host, buffer, src_offset=at, wait_for=wf,
+                                                                      is_blocking=False),
+                        place=place, reads=[alloc], stream=sched.transfer_stream(place), nbytes=host.nbytes)
+
+
+def _staged(host: np.ndarray, alloc: Allocation, place: CLPlace, start: int, *, write: bool) -> bool:
+    """Copy the uint8 array ``host`` into (``write``) or out of the bytes of ``alloc`` from byte
+    ``start`` through pinned staging buffers, ``CHUNK`` bytes at a time: two buffers take turns,
+    so the host copy of one chunk overlaps the transfer of the other. Returns once done; False,
+    with nothing done, when the pool lends no buffer."""
+    nbytes = host.nbytes
+    step = min(nbytes, CHUNK)
+    pool = _staging.pool(place)
+    bufs = []
+    for _ in range(2 if nbytes > step else 1):
+        b = pool.take(step)
+        if b is None:
+            break
+        bufs.append(b)
+    if not bufs:
+        return False
+    starts = range(0, nbytes, step)
+    pending: list[sched.Entry | None] = [None] * len(bufs)
+
+    def stage(k: int) -> np.ndarray:  # chunk k's part of its staging buffer
+        return bufs[k % len(bufs)].host[:min(step, nbytes - starts[k])]
+
+    def command(k: int) -> None:
+        pending[k % len(bufs)] = _copy_command(alloc, place, stage(k), start + starts[k], write=write)
+
+    try:
+        if not write:
+            command(0)
+        for k, at in enumerate(starts):
+            j = k % len(bufs)
+            if write:
+                sched.wait(pending[j], "host_to_device")  # the buffer's previous chunk is on the device
+                host_copy(stage(k), host[at:at + step])
+                command(k)
+                continue
+            if k + 1 < len(starts) and len(bufs) > 1:
+                command(k + 1)  # the other buffer's chunk was copied out in the previous step
+            sched.wait(pending[j], "device_to_host")
+            pending[j] = None
+            host_copy(host[at:at + step], stage(k))
+            if k + 1 < len(starts) and len(bufs) == 1:
+                command(k + 1)
+    finally:
+        try:
+            for e in pending:
+                sched.wait(e, "staged transfer")
+        finally:
+            for b in bufs:
+                pool.put(b)
+    return True
 
 
 def _strided(raw: np.ndarray, dim: Dim, dtype: np.dtype, lo: int) -> np.ndarray:
@@ -192,19 +253,25 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
                        else np.empty(dim.shape, dtype))
             host_copy(out, _strided(raw, dim, dtype, lo))
         return out
+    stage = nbytes >= _staging.STAGE_MIN and not _unified(place)
     if contiguous:
-        if out is None and nbytes >= _staging.STAGE_MIN and not _unified(place):
+        if out is None and stage:
             staged = _staging.read_new(dim.shape, dtype, place, lambda dst: _read_into(dst, alloc, place, lo * item))
             if staged is not None:
                 return staged
         if out is None:
             out = np.empty(dim.shape, dtype)
-        _read_into(out, alloc, place, lo * item)
+        if not (stage and _staged(out.reshape(-1).view(np.uint8), alloc, place, lo * item, write=False)):
+            _read_into(out, alloc, place, lo * item)
         return out
     if sparse:
         return None
-    raw = np.empty((hi - lo) * item, np.uint8)
-    _read_into(raw, alloc, place, lo * item)
+    span = (hi - lo) * item
+    pinned = _staging.read_new((span,), _BYTES, place, lambda dst: _read_into(dst, alloc, place, lo * item)) \
+        if stage else None
+    raw = np.empty(span, np.uint8) if pinned is None else pinned
+    if pinned is None:
+        _read_into(raw, alloc, place, lo * item)
     view = _strided(raw, dim, dtype, lo)
     if out is None:
         return np.array(view, copy=True)

@@ -292,6 +292,37 @@ def test_plan_cache_in_profiler(cl_place):
     assert len([r for r in p.launches if r.name == "fft c2c"]) == 2
 
 
+def test_repeated_calls_skip_the_plan_lookup(cl_place, monkeypatch):
+    """A call like an earlier one that was one VkFFT call on its input runs that call again without
+    cooking its arguments or looking its plan up (``_plan.recipes``); results are unchanged, and
+    inputs that need more (a view, a lazy graph, another dtype) take the full path."""
+    monkeypatch.setattr(_plan, "recipes", {})
+    host = data((6, 5), "complex64")
+    x = da.asarray(host, device=cl_place)
+    real = da.asarray(host.real.copy(), device=cl_place)
+    calls = [(lambda: da.fft.fftn(x, norm="ortho"), lambda: np.fft.fftn(host, norm="ortho")),
+             (lambda: da.fft.ifft(x, axis=0), lambda: np.fft.ifft(host, axis=0)),
+             (lambda: da.fft.rfft(real, norm="forward"), lambda: np.fft.rfft(host.real, norm="forward"))]
+    for mine, want in calls:
+        np.testing.assert_allclose(mine().get(), want(), rtol=1e-4, atol=1e-4)
+    assert len(_plan.recipes) == 3
+    real_plan = _plan.plan
+    monkeypatch.setattr(_plan, "plan", lambda *a, **k: pytest.fail("plan looked up"))
+    for mine, want in calls:
+        np.testing.assert_allclose(mine().get(), want(), rtol=1e-4, atol=1e-4)
+    monkeypatch.setattr(_plan, "plan", real_plan)
+    y = da.asarray(np.concatenate([host, host]), device=cl_place)
+    for other, want in [(y[6:], host), (x + 0, host), (x.astype("complex128"), host.astype(np.complex128))]:
+        np.testing.assert_allclose(da.fft.fftn(other, norm="ortho").get(), np.fft.fftn(want, norm="ortho"),
+                                   rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError):
+        da.fft.fftn(x, norm="sideways")
+    _plan.clear()
+    assert not _plan.recipes
+    np.testing.assert_allclose(da.fft.fftn(x, norm="ortho").get(), np.fft.fftn(host, norm="ortho"), rtol=1e-4,
+                               atol=1e-4)
+
+
 def test_plan_lru_bound(cl_place, monkeypatch):
     monkeypatch.setattr(_plan, "MAX_PLANS", 2)
     monkeypatch.setattr(_plan, "_plans", type(_plan._plans)())  # the module's plans come back after

@@ -22,14 +22,15 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
-from ..dim import normalize_axis
+from ..alloc import allocate
+from ..dim import Dim, normalize_axis
 from ..ops import _dispatch as D
 from ..ops.creation import default_float, zeros
 from ..ops.elementwise import real
@@ -89,9 +90,34 @@ def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None
     return axes, tuple(lengths)
 
 
+class Recipe(NamedTuple):
+    """A transform that is one VkFFT call on its input as it is: the plan, the output's Dim, bytes
+    and dtype, the direction, the launch's name and the norm's factor (None: 1)."""
+
+    plan: _plan.Plan
+    dim: Dim
+    nbytes: int
+    dtype: np.dtype
+    inverse: bool
+    name: str
+    factor: float | None
+
+
 def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequence[Any] | None,
               norm: Any) -> DArray:
-    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft)."""
+    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft). A call
+    whose arguments made one VkFFT call on the input as it is before does that again at once
+    (``_plan.recipes``)."""
+    key = None
+    if type(x) is DArray and type(x._place) is CLPlace:
+        try:
+            key = (x._place, kind, x._dim.shape, x._dtype, None if s is None else tuple(s),
+                   None if axes is None else tuple(axes), norm)
+            found = _plan.recipes.get(key)
+        except TypeError:  # an unhashable argument: the full path (which rejects it or takes it)
+            key = found = None
+        if found is not None and _plan.aligned(x):
+            return _apply(found, x)
     x = x if isinstance(x, DArray) else asarray(x)
     norm = check_norm(norm, op)
     if kind == "rfft" and x.dtype.kind == "c":
@@ -100,7 +126,49 @@ def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequenc
     out_dt = real_of(x.dtype, x.place) if kind == "irfft" else complex_of(x.dtype, x.place)
     if not axes:  # NumPy returns the input itself; darray a copy in the transform's dtype
         return astype(x, out_dt, copy=True)
+    if key is not None and _plan.aligned(x) and len(set(axes)) == len(axes):
+        found = _recipe(kind, x, axes, lengths, norm)
+        if found is not None:
+            if len(_plan.recipes) >= 4 * _plan.MAX_PLANS:
+                _plan.recipes.clear()
+            _plan.recipes[key] = found
+            return _apply(found, x)
     return D.implementation("fft.transform", x.place)(kind, op, x, axes, lengths, norm)
+
+
+def _recipe(kind: str, x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...], norm: str) -> Recipe | None:
+    """The one VkFFT call of a c2c or r2c transform of ``x`` (materialised, contiguous, aligned)
+    over distinct ``axes`` where ``fit`` takes ``x`` as it is and one app takes every axis; None
+    otherwise (the steps of the module docstring)."""
+    place = cast(CLPlace, x.place)
+    if kind == "irfft" or x.size == 0 or any(x.shape[a] != n for a, n in zip(axes, lengths)):
+        return None
+    inverse = kind == "ifft"
+    if kind == "rfft":
+        if x.dtype != real_of(x.dtype, place) or axes[-1] != x.ndim - 1 or lengths[-1] == 1:
+            return None
+        group, rest = _split(x.ndim, [a for a, n in zip(axes[:-1], lengths[:-1]) if n > 1])
+        if rest:
+            return None
+        plan = _plan.plan(place, x.shape, x.dtype, group, r2c=True, norm=0)
+        shape, dtype, name = x.shape[:-1] + (lengths[-1] // 2 + 1,), complex_of(x.dtype, place), "fft r2c"
+    else:
+        active = [a for a, n in zip(axes, lengths) if n > 1]
+        passes_ = groups(x.ndim, active)
+        if x.dtype != complex_of(x.dtype, place) or len(passes_) != 1:
+            return None
+        plan = _plan.plan(place, x.shape, x.dtype, passes_[0], r2c=False, norm=int(inverse and norm == "backward"))
+        shape, dtype, name = x.shape, x.dtype, "ifft c2c" if inverse else "fft c2c"
+    size = math.prod(lengths)
+    factor = 1 / math.sqrt(size) if norm == "ortho" else 1 / size if norm == "forward" and not inverse else None
+    return Recipe(plan, Dim.contiguous(shape), math.prod(shape) * dtype.itemsize, dtype, inverse, name, factor)
+
+
+def _apply(r: Recipe, x: DArray) -> DArray:
+    """``r``'s transform of ``x``, into a new array from the place's pool."""
+    out = DArray(allocate(x.place, r.nbytes), r.dim, r.dtype, x.place)
+    _plan.run(r.plan, x, out, inverse=r.inverse, name=r.name)
+    return out if r.factor is None else out * r.factor
 
 
 @D.register("fft.transform", "cpu")

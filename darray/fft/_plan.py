@@ -39,6 +39,10 @@ INSTALL = ("darray.fft on an OpenCL place needs pyvkfft: pip install 'darray[fft
 
 _plans: collections.OrderedDict[tuple, Plan] = collections.OrderedDict()
 _lock = threading.Lock()
+# A call's arguments (place, kind, shape, dtype, s, axes, norm) -> what ``fft._core.transform`` does
+# for them when that is one app's call on the input as it is (``_core.Recipe``): looked up first, so
+# such a call builds no plan key, cooks no axes and lists no passes. Emptied with the plans.
+recipes: dict[tuple, Any] = {}
 
 
 @functools.cache
@@ -99,6 +103,7 @@ def plan(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype, axes: tuple[in
         _plans.move_to_end(key)
         while len(_plans) > MAX_PLANS:
             _plans.popitem(last=False)
+            recipes.clear()  # they hold plans: none outlives its place in the LRU
     return found
 
 
@@ -141,6 +146,7 @@ def clear() -> None:
     """Drop every cached plan."""
     with _lock:
         _plans.clear()
+        recipes.clear()
 
 
 def _release() -> None:

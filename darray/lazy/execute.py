@@ -22,6 +22,7 @@ from .reduce_columns import render_columns
 from .reduce_gpu import render_tree
 from .reduce_render import REDUCE_NAME, render_reduce
 from .render import KERNEL_NAME, ExprFn, gpu_width, params, render, tile_shape, tiled, tiles
+from .render_gpu import TILE_GROUP, gpu_kind, render_gpu, work_items
 from .spec import KernelSpec, Reduction
 
 CHUNK = {"chunked": 256}    # elements per work-item of elementwise kernels by kernel form (default 1)
@@ -38,6 +39,12 @@ def local_size(place: CLPlace) -> int:
     return runtime(place).info.work_group
 
 
+def gpu_copy(place: CLPlace, spec: KernelSpec) -> str:
+    """The gpu form's copy or cast kernel for ``spec`` on ``place`` (``render_gpu.gpu_kind``), or ''."""
+    info = runtime(place).info
+    return gpu_kind(spec, info.max_work_group_size) if info.form == "gpu" else ""
+
+
 def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
     """The compiled kernel of ``spec`` on ``place`` (rendered and built on first use)."""
     key = (place, spec)
@@ -45,7 +52,9 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
     if k is None:
         if spec.reduce is None:
             info = runtime(place).info
-            k = runtime(place).programs.kernel(render(spec, expr, info.chunked, info.form == "gpu"), KERNEL_NAME)
+            kind = gpu_copy(place, spec)
+            source = render_gpu(spec, kind) if kind else render(spec, expr, info.chunked, info.form == "gpu")
+            k = runtime(place).programs.kernel(source, KERNEL_NAME)
         else:
             render_one = render_tree if spec.reduce.group else render_columns if spec.reduce.stage == "columns" \
                 else render_reduce
@@ -93,16 +102,22 @@ class Prepared:
     buffers (at ``2k``, kept as None so the cache holds no memory), element offsets (``2k + 1``)
     and scalars (after the views) are replaced per launch. ``spans[k]``: the elements view ``k``
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements, or per
-    tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``); the work-group
-    size is read at each launch, except a tree reduction's (``group``: its local arrays' size).
-    The vector overloads of the spec's user ops are decided first (``lazy.user.decide``)."""
+    tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``; the gpu form's copies
+    and casts: ``render_gpu.work_items``); the work-group size is read at each launch, except a tree
+    reduction's and a tiled copy's (``group``: their local arrays' size). The vector overloads of
+    the spec's user ops are decided first (``lazy.user.decide``)."""
 
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group",
                  "dtypes")
 
     def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
         user.decide(plan.spec, lambda source: runtime(place).programs.kernel(source, "darray_probe"))
-        if work is None:
+        self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
+        kind = gpu_copy(place, plan.spec) if work is None else ""
+        if kind:  # the gpu form's tiled or vector copies and casts (``render_gpu``)
+            work, extra = work_items(kind, plan.shape, plan.n), ((1, 1) if tiled(plan.spec) else (1,))
+            self.group = TILE_GROUP if kind == "tiles" else 0
+        elif work is None:
             chunk = gpu_width(plan.spec, expr) if form(place) == "gpu" else CHUNK.get(form(place), 1)
             work, extra = -(-plan.n // chunk), (chunk,)
             if tiled(plan.spec):
@@ -112,7 +127,6 @@ class Prepared:
                     work = tiles(plan.shape, rows, chunk)
                 extra = (chunk, rows)
         self.work = work
-        self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
         self.kernel = kernel_for(place, plan.spec, expr) if work else None
         self.dtypes = [dt for _, _, dt in params(plan.spec)]
         self.args = arguments(plan, extra)

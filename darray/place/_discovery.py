@@ -31,7 +31,9 @@ def kernel_form(dtype: str, platform: str) -> tuple[str, int]:
     - ``item``: one element per work-item, one-launch reductions whose dense sums go to
       work-groups: for CPU runtimes that vectorise across work-items; only when forced.
     - ``gpu``: a float4 (contiguous float32 kernels) or one element per work-item, one-launch
-      tree reductions (``lazy/reduce_gpu.py``); every non-CPU device.
+      tree reductions (``lazy/reduce_gpu.py``), copies and casts through local-memory tiles
+      (strided) or four elements per work-item (contiguous; ``lazy/render_gpu.py``); every
+      non-CPU device.
 
     ``DARRAY_KERNEL_FORM`` forces a form on every device, so each form is tested anywhere."""
     form = os.environ.get("DARRAY_KERNEL_FORM", "").strip().lower()
