@@ -19,7 +19,10 @@ longer than ``sorting.SHORT_ROW`` and shorter than 2**30 keys, on devices with w
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pyopencl as cl
 
 from .. import dtypes as _dt
 from .. import sched
@@ -105,7 +108,7 @@ def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> t
     return dst, idst if arg else None
 
 
-def _launch(name: str, kern: object, args: list, shape: tuple[tuple[int], tuple[int]], place: CLPlace,
+def _launch(name: str, kern: cl.Kernel, args: list[Any], shape: tuple[tuple[int], tuple[int]], place: CLPlace,
             reads: list[DArray], writes: list[DArray]) -> None:
     sched.launch_kernel(name, kern, args, shape[0], shape[1], place=place, reads=[a._data() for a in reads],
                         writes=[a._data() for a in writes])

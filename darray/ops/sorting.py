@@ -6,7 +6,9 @@ buffers (:func:`engine`, ``DARRAY_SORT``). Otherwise, on OpenCL places the axis 
 on its own (``kernels/sort.cl``); the input is never written:
 
 - short rows (K <= ``SHORT_ROW``): each work-item insertion-sorts a run of rows (stable);
-- longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys.
+- longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys
+  (``kernels/include/sort_key.h``) in one of two plans (:func:`plan`): ``gpu`` in the ``gpu``
+  kernel form (work-group tiles, one launch per pass: ``radix_gpu``), else ``chunked``:
   ``radix_hist`` counts the first digit in each of P chunks of every row and gives the key
   bits that vary (one small read-back: passes over digits that never vary are skipped, so
   int32 keys drawn from 1000 values take two passes). Each pass scans every row's counts in
