@@ -1,5 +1,6 @@
 /* darray sorting and set kernels (darray/ops/sorting.py, darray/ops/sets.py).
  *
+ * key_of and is_nan_key come from include/sort_key.h (prepended by darray/ops/sorting.py).
  * Elements are read as the unsigned integer U of their width and mapped to an order-preserving
  * unsigned key KEY, so no fp16/fp64 extension is needed. Floats: -0.0 maps to +0.0's key and every
  * NaN to the largest key (NaN sorts last, stable among NaNs); -D DESCENDING inverts every key
@@ -44,39 +45,6 @@
  *       out[i] = (x[i] equals an element of the sorted t[0..m)) != invert; NaN equals nothing.
  */
 #define R (1 << BITS)
-
-inline KEY key_of(U v)
-{   /* branch-free: the sign of random data is unpredictable */
-    KEY k;
-#if defined(KEY_FLOAT)
-    const U mag = v & (U)~(U)SIGN;
-    const U flip = (U)((U)0 - (U)((v & (U)SIGN) != 0)) | (U)SIGN;
-    k = (KEY)(U)(v ^ flip);
-    k = mag == 0 ? (KEY)SIGN : k;                            /* -0.0 and +0.0 */
-    k = mag > (U)EXPMASK ? (KEY)~(KEY)0 : k;                 /* NaN: above +inf */
-#elif defined(KEY_SIGNED)
-    k = (KEY)(U)(v ^ (U)SIGN);
-#else
-    k = (KEY)v;
-#endif
-#ifdef DESCENDING
-    k = ~k;
-#endif
-    return k;
-}
-
-inline int is_nan_key(KEY k)
-{
-#if defined(KEY_FLOAT)
-#  ifdef DESCENDING
-    return k == (KEY)0;
-#  else
-    return k == (KEY)~(KEY)0;
-#  endif
-#else
-    return 0;
-#endif
-}
 
 __kernel void radix_hist(__global const U* src, long src_o, __global IDX* hist, long hist_o, __global KEY* diff,
                          long diff_o, long M, long K, long P, int logc, int shift)

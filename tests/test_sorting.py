@@ -4,8 +4,9 @@ The reference for ``descending=True`` is array_api_strict's: a stable argsort of
 flipped input, flipped back (largest first, NaNs first, ties in input order). darray's sort
 is stable, so sorted values are compared bit for bit (the sign of each zero too).
 Hypothesis draws short rows (the insertion-sort kernel); the radix path gets long rows.
-Every test runs with each engine forced (``DARRAY_SORT``): the kernels, and NumPy on the
-mapped buffers of a host-memory device.
+Every test runs with each engine forced (``DARRAY_SORT``): the kernels in both radix plans (the
+chunked plan of the CPU forms and the gpu plan's work-groups, on any device), and NumPy on the
+mapped buffers of a host-memory device. tests/test_radix_gpu.py draws long rows for the gpu plan.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import darray as da
 
 REAL = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                               "float32", "float64")]
-@pytest.fixture(autouse=True, scope="module", params=["kernel", "host"])
+@pytest.fixture(autouse=True, scope="module", params=["chunked", "gpu", "host"])
 def sort_engine(request):
     """DARRAY_SORT for the module's tests (module-scoped: hypothesis tests may use it)."""
     old = os.environ.get("DARRAY_SORT")
@@ -221,18 +222,26 @@ def test_methods(any_place):
 
 
 def test_engine_choice(cl_place, monkeypatch):
-    """auto: NumPy on the mapped buffers for large sorts on host-memory devices, else the kernels;
-    a bad DARRAY_SORT is a ValueError naming it."""
+    """auto: NumPy on the mapped buffers for large sorts on host-memory devices, else the kernels in
+    the plan of the device's kernel form; chunked and gpu force a plan; a bad DARRAY_SORT is a
+    ValueError naming it."""
+    from darray.lazy import execute
     from darray.ops import _kernel, sorting
 
+    form = "gpu" if execute.form(cl_place) == "gpu" else "chunked"
     monkeypatch.setenv("DARRAY_SORT", "auto")
     big = sorting.engine(cl_place, sorting.HOST_MIN, False)
-    assert big == ("host" if _kernel.host_memory(cl_place) else "kernel")
-    assert sorting.engine(cl_place, sorting.HOST_MIN - 1, False) == "kernel"
-    assert sorting.engine(cl_place, sorting.HOST_MIN, True) == "kernel"  # stable argsort: the kernels
+    assert big == ("host" if _kernel.host_memory(cl_place) else form)
+    assert sorting.engine(cl_place, sorting.HOST_MIN - 1, False) == form
+    assert sorting.engine(cl_place, sorting.HOST_MIN, True) == form  # stable argsort: the kernels
+    for mode, want in (("kernel", form), ("chunked", "chunked"), ("gpu", "gpu"), ("host", "host")):
+        monkeypatch.setenv("DARRAY_SORT", mode)
+        assert sorting.engine(cl_place, sorting.HOST_MIN, False) == want
     monkeypatch.setenv("DARRAY_SORT", "fast")
     with pytest.raises(ValueError, match="DARRAY_SORT"):
         da.sort(da.ones(3, device=cl_place))
+    monkeypatch.setenv("DARRAY_SORT", "gpu")
+    check(da.ones(3, device=cl_place), np.ones(3))  # the next call works
 
 
 @pytest.mark.parametrize("shape,axis", [((300_001,), 0), ((5, 40_000), 1), ((40_000, 5), 0)])

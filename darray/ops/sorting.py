@@ -6,7 +6,9 @@ buffers (:func:`engine`, ``DARRAY_SORT``). Otherwise, on OpenCL places the axis 
 on its own (``kernels/sort.cl``); the input is never written:
 
 - short rows (K <= ``SHORT_ROW``): each work-item insertion-sorts a run of rows (stable);
-- longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys.
+- longer rows: an LSD radix sort over ``DIGIT``-bit digits of order-preserving unsigned keys
+  (``kernels/include/sort_key.h``) in one of two plans (:func:`plan`): ``gpu`` in the ``gpu``
+  kernel form (work-group tiles, one launch per pass: ``radix_gpu``), else ``chunked``:
   ``radix_hist`` counts the first digit in each of P chunks of every row and gives the key
   bits that vary (one small read-back: passes over digits that never vary are skipped, so
   int32 keys drawn from 1000 values take two passes). Each pass scans every row's counts in
@@ -31,11 +33,14 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
+from ..lazy import execute
 from ..place import CLPlace, runtime
 from . import _dispatch as D
 from . import elementwise as E
 from ._kernel import host_memory, on_host, ref, run, source
 from .indexing import take_along_axis
+from .radix_gpu import fits, key_options
+from .radix_gpu import sort_rows as gpu_rows
 from .scan import _scan_rows
 
 __all__ = ["sort", "argsort"]
@@ -44,24 +49,16 @@ DIGIT = 8  # bits per radix pass (4M float32 on Intel: 8 bits 0.14 s, 4 bits 0.3
 SHORT_ROW = 128  # rows up to this length are insertion-sorted (argsort of 2M float32 in rows of 64: 87 ms
 # against radix 271 ms; rows of 128: 144 against 189; rows of 256: 254 against 142)
 CHUNK = 1 << 14  # the fewest keys a radix work-item handles
-MODES = ("auto", "kernel", "host")
+MODES = ("auto", "kernel", "host", "chunked", "gpu")
 HOST_MIN = 1 << 16  # auto: sorts of values of at least this many elements go to NumPy on host-memory devices
-_UINT = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong"}
-_EXP = {2: 0x7C00, 4: 0x7F800000, 8: 0x7FF0000000000000}
 
 
 def kernel(place: CLPlace, dt: np.dtype, name: str, *, descending: bool = False, arg: bool = False,
            idx: np.dtype = _dt.int64) -> cl.Kernel:
     """Entry point ``name`` of ``kernels/sort.cl`` built for elements of ``dt``."""
-    size = dt.itemsize
-    opts = [f"-D U={_UINT[size]}", f"-D KEY={'ulong' if size == 8 else 'uint'}", f"-D BITS={DIGIT}",
-            f"-D IDX={'int' if idx == _dt.int32 else 'long'}", f"-D SIGN={1 << (8 * size - 1):#x}UL"]
-    if dt.kind == "f":
-        opts += ["-D KEY_FLOAT", f"-D EXPMASK={_EXP[size]:#x}UL"]
-    elif dt.kind == "i":
-        opts.append("-D KEY_SIGNED")
-    opts += ["-D DESCENDING"] * descending + ["-D ARG"] * arg
-    return runtime(place).programs.kernel(source("sort.cl"), name, " ".join(opts))
+    opts = key_options(dt, descending=descending, arg=arg) + [f"-D BITS={DIGIT}",
+                                                              f"-D IDX={'int' if idx == _dt.int32 else 'long'}"]
+    return runtime(place).programs.kernel(source("include/sort_key.h") + source("sort.cl"), name, " ".join(opts))
 
 
 def launch(name: str, kern: cl.Kernel, args: Sequence[Any], items: int, place: CLPlace,
@@ -98,10 +95,12 @@ def sort_rows(data: DArray, *, descending: bool = ..., arg: bool) -> tuple[DArra
 def sort_rows(data: DArray, *, descending: bool = False, arg: bool = False) -> tuple[DArray, DArray | None]:
     """Stable sort of each row of the non-empty 2-D OpenCL array ``data`` (left unchanged).
     Returns (sorted values, their positions in the row or None); the positions are int32 for
-    rows shorter than 2**31, else int64."""
+    rows shorter than 2**31, else int64. Rows longer than ``SHORT_ROW`` take :func:`plan`'s radix sort."""
     m, k = data.shape
     place, dt = cast(CLPlace, data.place), data.dtype
     idt = _dt.int32 if k < 2**31 else _dt.int64
+    if k > SHORT_ROW and plan(place) == "gpu" and fits(place, k, dt, arg):
+        return gpu_rows(contiguous(data), descending=descending, arg=arg)
     if k <= SHORT_ROW:  # in place, in a copy
         data = astype(data, dt, copy=True)
         index = empty((m, k), idt, place) if arg else None
@@ -197,19 +196,35 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(_THREADS, thread_name_prefix="darray-sort")
 
 
-def engine(place: CLPlace, n: int, arg: bool) -> str:
-    """'kernel' (the radix sort) or 'host' (NumPy on the mapped buffers) for a sort (``arg``:
-    argsort) of ``n`` elements on ``place``; ``DARRAY_SORT=auto|kernel|host`` (read at every
-    call) decides. auto: the host for sorts of values from ``HOST_MIN`` elements on devices
-    whose memory is host memory, else the kernels. (4M float32 on Intel's CPU runtime, 2-core
-    Zen 1 EPYC: NumPy's sort 54 ms, the radix kernels 138 ms; but a stable argsort, 792 ms in
-    NumPy, 214 ms in the kernels.)"""
+def _mode() -> str:
+    """``DARRAY_SORT`` (read at every call), checked."""
     value = os.environ.get("DARRAY_SORT", "auto").strip().lower() or "auto"
     if value not in MODES:
         raise ValueError(f"darray sort: DARRAY_SORT={value!r} is not one of {', '.join(MODES)}")
-    if value != "auto":
+    return value
+
+
+def plan(place: CLPlace) -> str:
+    """The radix sort of the kernels on ``place``: 'gpu' (work-groups, one launch per pass:
+    ``radix_gpu``) in the ``gpu`` kernel form, else 'chunked' (a chunk per work-item);
+    ``DARRAY_SORT=chunked|gpu`` forces one on any device."""
+    value = _mode()
+    if value in ("chunked", "gpu"):
         return value
-    return "host" if not arg and host_memory(place) and n >= HOST_MIN else "kernel"
+    return "gpu" if execute.form(place) == "gpu" else "chunked"
+
+
+def engine(place: CLPlace, n: int, arg: bool) -> str:
+    """'host' (NumPy on the mapped buffers) or the kernels' plan ('chunked' or 'gpu', :func:`plan`)
+    for a sort (``arg``: argsort) of ``n`` elements on ``place``; ``DARRAY_SORT=auto|kernel|host|
+    chunked|gpu`` (read at every call) decides. auto: the host for sorts of values from
+    ``HOST_MIN`` elements on devices whose memory is host memory, else the kernels; kernel: the
+    kernels. (4M float32 on Intel's CPU runtime, 2-core Zen 1 EPYC: NumPy's sort 54 ms, the radix
+    kernels 138 ms; but a stable argsort, 792 ms in NumPy, 214 ms in the kernels.)"""
+    value = _mode()
+    if value == "host" or (value == "auto" and not arg and host_memory(place) and n >= HOST_MIN):
+        return "host"
+    return plan(place)
 
 
 KINDS = ("quicksort", "mergesort", "heapsort", "stable")
