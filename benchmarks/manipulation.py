@@ -4,9 +4,10 @@ Figures, from one run: ``concat`` of two 4096 x 2048 float32 along axis 1 (two s
 into halves of the rows) and a transposed copy of 4096 x 4096 float32 (a strided read), each
 as effective bandwidth (bytes read + written, device time) over the copy bandwidth, and as
 speed vs NumPy (wall time, in turns). Target: >= 0.7x the copy bandwidth. --quick quarters
-both sides. Beside the transpose, the best of a sweep of raw pyopencl transpose kernels (8 x 8
-float8 blocks in tiles of several shapes; device time) over the copy bandwidth: what a
-hand-written transpose reaches on the device.
+both sides. ``astype`` of 16M float32 to float16 and int32 likewise (target >= 0.9x copy).
+Beside the transpose, the best of a sweep of raw pyopencl transpose kernels (8 x 8 float8
+blocks in tiles of several shapes; device time) over the copy bandwidth: what a hand-written
+transpose reaches on the device.
 """
 from __future__ import annotations
 
@@ -70,14 +71,17 @@ def raw_transpose_bandwidth(run: Run, hx: np.ndarray) -> float:
     return best
 
 
-def _report(run: Run, key: str, fns: dict[str, Callable[[], Any]], nbytes: int) -> None:
+def _report(run: Run, key: str, fns: dict[str, Callable[[], Any]], nbytes: int, target: str = ">= 0.7",
+            prefix: str = "") -> None:
+    """Effective bandwidth of ``fns["darray"]`` (``nbytes`` moved; device time) over the copy
+    bandwidth, and speed vs ``fns["numpy"]``; ``prefix`` tells several reports of one case apart."""
     dev = device_seconds(fns["darray"], repeat=run.pick(5, 3))
     t = compare(fns, repeat=run.pick(5, 3), sync=["darray"])
     gbps = nbytes / dev / 1e9
     run.figure(f"{key}_GBps", gbps, "GB/s", label=f"{key} effective bandwidth (device time)")
-    run.ratio("bandwidth/copy", gbps / device_copy_bandwidth(run), label="effective / copy bandwidth",
-              target=">= 0.7")
-    run.ratio("darray/numpy", t["numpy"] / t["darray"], label="speed vs NumPy (wall, same run)")
+    run.ratio(f"{prefix}bandwidth/copy", gbps / device_copy_bandwidth(run),
+              label=f"{prefix}effective / copy bandwidth", target=target)
+    run.ratio(f"{prefix}darray/numpy", t["numpy"] / t["darray"], label=f"{prefix}speed vs NumPy (wall, same run)")
 
 
 @case("concat_axis1_4096x2048")
@@ -108,3 +112,20 @@ def transpose_copy(run: Run) -> None:
               label="best raw transpose kernel / copy bandwidth")
     run.ratio("darray/raw_transpose", run.result.figures["transpose_GBps"] / raw,
               label="darray / best raw transpose kernel (bandwidth)")
+
+
+@case("astype_16M")
+def astype_16m(run: Run) -> None:
+    """``x.astype`` of 16M float32 (4M with --quick) to float16 (where the device has it) and int32:
+    a contiguous cast, read in one dtype and written in the other. Target (issue 29): >= 0.9x copy."""
+    n = run.pick(1 << 24, 1 << 22)
+    hx = (np.random.default_rng(0).standard_normal(n, dtype=np.float32) * 1000).astype(np.float32)
+    x = da.asarray(hx, device=run.place)
+    for dt in (np.float16, np.int32):
+        if dt == np.float16 and not runtime(run.place).info.fp16:
+            continue
+        if not np.array_equal(x.astype(dt).get(), hx.astype(dt)):
+            raise AssertionError(f"darray astype({np.dtype(dt).name}) returned wrong values")
+        _report(run, f"astype_{np.dtype(dt).name}", {"darray": lambda dt=dt: x.astype(dt),
+                                                     "numpy": lambda dt=dt: hx.astype(dt)},
+                n * (4 + np.dtype(dt).itemsize), target=">= 0.9", prefix=f"{np.dtype(dt).name}: ")

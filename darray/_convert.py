@@ -10,7 +10,7 @@ from . import _transfer, lazy
 from . import dtypes as _dt
 from ._array import DArray
 from .alloc import HostAllocation, allocate
-from .dim import Dim, broadcast_shapes, check_nbytes
+from .dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
 from .lazy import execute, graph, host
 from .ops._registry import implementation, register
 from .ops._table import expr
@@ -36,7 +36,7 @@ def empty(shape: Any, dtype: np.dtype, place: Place, op: str = "empty") -> DArra
 def from_numpy(host: np.ndarray, place: Place) -> DArray:
     """A contiguous copy of a NumPy array on ``place``."""
     dtype = _dt.as_dtype(host.dtype, "asarray")
-    dim = Dim.trusted(host.shape)  # a NumPy shape: valid
+    dim = Dim.trusted(host.shape) if host.ndim <= MAX_RANK else Dim.contiguous(host.shape)  # (raises: rank)
     check_dtype(dtype, place, "asarray")
     return implementation("convert.from_numpy", place)(host, dim, dtype, place)
 
