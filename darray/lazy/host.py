@@ -9,7 +9,7 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_one``). Data-dependent ops
+One node over materialised terms runs without the graph walk (``_apply``). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -29,7 +29,7 @@ from .. import sched
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
-from .graph import Input, Node, Scalar, Term, leaf, walk
+from .graph import Input, Node, Scalar, Term, walk
 from .table import ref
 
 
@@ -88,34 +88,44 @@ def _inputs(nodes: Sequence[Node]) -> list[Input]:
     out: list[Input] = []
     stack: list[Term] = list(nodes)
     while stack:
-        t = leaf(stack.pop())
+        t = stack.pop()
         if type(t) is Node:
-            stack += t.args
-        elif type(t) is Input and t not in out:
+            if t.value is None:
+                stack += t.args
+                continue
+            t = t.value
+        if type(t) is Input and t not in out:
             out.append(t)
     return out
 
 
-def _value(t: Term, memo: dict[int, Any], out: np.ndarray | None = None) -> Any:
+def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any:
     """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds the values
-    of nodes and input views met before (a chain reads its inputs many times)."""
-    t = leaf(t)
-    r = memo.get(id(t))
+    of nodes and input views met before (a chain reads its inputs many times), keyed by the
+    terms themselves (compared by identity)."""
+    kind = type(t)
+    if kind is Node and t.value is not None:  # materialised (``leaf``)
+        t = t.value
+        kind = Input
+    elif kind is Scalar:
+        return t.value  # a Scalar's value is of its dtype already
+    r = memo.get(t)
     if r is not None:
         return r
-    if type(t) is Node:
-        args = [_value(a, memo) for a in t.args]
-        if t.op == "cast":
+    if kind is Node:
+        args = []
+        for a in t.args:
+            args.append(a.value if type(a) is Scalar else _value(a, memo))
+        op = t.op
+        if op == "cast":
             r = np.asarray(args[0]).astype(t.dtype)
-        elif out is not None and t.op != "where":
-            return ref(t.op)(*args, out=out)
+        elif out is not None and op != "where":
+            return ref(op)(*args, out=out)
         else:
-            r = ref(t.op)(*args)
-    elif type(t) is Input:
-        r = _view(t)
+            r = ref(op)(*args)
     else:
-        return t.value  # a Scalar's value is of its dtype already
-    memo[id(t)] = r
+        r = _view(t)
+    memo[t] = r
     return r
 
 
@@ -167,21 +177,26 @@ _COPY = _Copy()
 _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise than ``ref(op)(*args, out=out)``
 
 
-def _one(x: Node, target: Input, place: CLPlace, name: str) -> None:
-    """``run`` of one node (not a cast) over materialised terms (a graph of size 1): no walk, no memo."""
-    _apply(x.op, [leaf(a) for a in x.args], target, place, name)
-
-
-def _apply(op: str, args: list[Any], target: Input, place: CLPlace, name: str) -> None:
-    """NumPy's ``op`` over ``args`` (Inputs and Scalars of the loop dtypes) into ``target``, once
-    what it depends on has completed (the views are made before: making one reads nothing)."""
-    reads = [a.alloc for a in args if type(a) is Input]
-    vals = [_view(a) if type(a) is Input else a.value for a in args]
+def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: str) -> None:
+    """NumPy's ``op`` over ``args`` (materialised terms of the loop dtypes: a graph of size 1, no
+    walk, no memo) into ``target``, once what it depends on has completed (the views are made
+    before: making one reads nothing)."""
+    reads = []
+    vals = []
+    for a in args:
+        if type(a) is Node:
+            a = a.value
+        if type(a) is Input:
+            reads.append(a.alloc)
+            vals.append(_view(a))
+        else:
+            vals.append(a.value)
     out = _view(target)
     f = ref(op)
-    compute = partial(f, *vals, out=out) if op not in _GENERAL else partial(_into, out, f, vals)
+    run = _quiet_run()
+    compute = partial(run, f, *vals, out=out) if op not in _GENERAL else partial(run, _into, out, f, vals)
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
-    sched.run_host(name, _quietly(compute), place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
+    sched.run_host(name, compute, place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
 
 
 def _into(out: np.ndarray, f: Callable[..., Any], vals: list[Any]) -> None:
@@ -192,15 +207,20 @@ def _into(out: np.ndarray, f: Callable[..., Any], vals: list[Any]) -> None:
 _contexts = threading.local()
 
 
-def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
-    """``fn`` made to run with NumPy's floating-point warnings off, as under
+def _quiet_run() -> Callable[..., Any]:
+    """``run(fn, *args, **kwargs)`` calls ``fn`` with NumPy's floating-point warnings off, as under
     ``np.errstate(all="ignore")``: in a context copied once per thread under it (entering
     ``errstate`` costs more than a small op)."""
     ctx = getattr(_contexts, "quiet", None)
     if ctx is None:
         with np.errstate(all="ignore"):
             ctx = _contexts.quiet = contextvars.copy_context()
-    return partial(ctx.run, fn)
+    return ctx.run
+
+
+def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` made to run with NumPy's floating-point warnings off (see :func:`_quiet_run`)."""
+    return partial(_quiet_run(), fn)
 
 
 def _exact_now(x: Node) -> bool:
@@ -216,17 +236,24 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
     the device is not host-backed."""
     n = targets[0].dim.size
-    size = nodes[0].size if len(nodes) == 1 else sum([x.size for x in nodes])
-    if n == 0 or n * size > LIMIT or not all([x.host or _exact_now(x) for x in nodes]) \
-            or not runtime(place).host_backed or sched.capturing() is not None:
-        return False
-    if size == 1 and nodes[0].op != "cast":
-        _one(nodes[0], targets[0], place, name)
-        return True
+    if len(nodes) == 1:  # the common case, without the comprehensions (a call each in Python 3.11)
+        x = nodes[0]
+        size = x.size
+        if n == 0 or n * size > LIMIT or not (x.host or _exact_now(x)) or not runtime(place).host_backed \
+                or sched.capturing() is not None:
+            return False
+        if size == 1 and x.op != "cast":
+            _apply(x.op, x.args, targets[0], place, name)
+            return True
+    else:
+        size = sum([x.size for x in nodes])
+        if n == 0 or n * size > LIMIT or not all([x.host or _exact_now(x) for x in nodes]) \
+                or not runtime(place).host_backed or sched.capturing() is not None:
+            return False
     inputs = _inputs(nodes)
 
     def compute() -> None:
-        memo: dict[int, Any] = {}
+        memo: dict[Term, Any] = {}
         for x, t in zip(nodes, targets):
             view = _view(t)
             if _value(x, memo, view) is not view:
