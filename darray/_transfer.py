@@ -50,6 +50,7 @@ from . import _staging, sched
 from .alloc import Allocation, allocate
 from .dim import Dim
 from .place import CLPlace, runtime
+from .sched._profile import _active
 
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
 CHUNK = 8 << 20          # bytes per step of a staged transfer (two steps in flight: host copy and transfer)
@@ -137,7 +138,10 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
             rec.upload(alloc, host)
     elif host.nbytes and alloc.host is not None and HOST_COPIES:
         dst = _host_bytes(alloc, 0, host.nbytes)
-        _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
+        if alloc.reads or _active:  # commands of the block's previous owners may be pending; the profiler lists it
+            _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
+        else:  # a new allocation nothing is pending on, and no other thread can reach yet
+            host_copy(dst, host.reshape(-1).view(np.uint8))
     elif host.nbytes >= _staging.STAGE_MIN and not _unified(place) and \
             _staged(host.reshape(-1).view(np.uint8), alloc, place, 0, write=True):
         pass
