@@ -140,11 +140,15 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
     """``fn(*views)`` on the calling thread, the views of ``writes`` then ``reads`` as NumPy arrays
     over their host memory, once every command they depend on has completed; ``fn``'s result.
     For data-dependent work (masks, nonzero, scatters) on devices :func:`usable` admits."""
-    views = [_view(t) if t.alloc.host is not None else np.empty(t.dim.shape, t.dtype) for t in (*writes, *reads)]
+    views = []  # loops, not comprehensions (a call each in Python 3.11): this runs per mask op
+    allocs = []
+    for t in (*writes, *reads):
+        views.append(_view(t) if t.alloc.host is not None else np.empty(t.dim.shape, t.dtype))
+        allocs.append(t.alloc)
     box: list[Any] = []
-    nbytes = sum(t.alloc.nbytes for t in (*reads, *writes)) if _active else 0
-    sched.run_host(name, lambda: box.append(fn(*views)), place=place, reads=[t.alloc for t in reads],
-                   writes=[t.alloc for t in writes], nbytes=nbytes)
+    nbytes = sum([a.nbytes for a in allocs]) if _active else 0
+    sched.run_host(name, lambda: box.append(fn(*views)), place=place, reads=allocs[len(writes):],
+                   writes=allocs[:len(writes)], nbytes=nbytes)
     return box[0]
 
 

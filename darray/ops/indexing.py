@@ -22,9 +22,8 @@ unspecified (NumPy: the last), as in CuPy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import prod
-from typing import Any, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 import numpy as np
 
@@ -50,8 +49,7 @@ _INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`
                 "boolean arrays are valid indices")
 
 
-@dataclass(frozen=True)
-class _Advanced:
+class _Advanced(NamedTuple):  # a NamedTuple: made once per advanced key entry, quicker than a frozen dataclass
     """One advanced entry: the axis of the basic view it indexes (the first of ``ndim`` for a
     mask), the axis of the original array (for messages) and the index (np.ndarray or DArray)."""
 
@@ -394,11 +392,11 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
     place = cast(CLPlace, x._place)
     if (len(advanced) == 1 and host.usable(place, view.size)
             and (advanced[0].index.shape == view.shape if advanced[0].is_mask else advanced[0].index.dtype.kind == "i")
-            and (value._dtype == x.dtype if isinstance(value, DArray) else np.ndim(value) == 0)):
+            and (value._dtype == x.dtype if isinstance(value, DArray) else _scalar(value))):
         _set_host(view, advanced[0], value)
         return
     if (len(advanced) == 1 and advanced[0].is_mask and advanced[0].index.shape == view.shape
-            and np.ndim(value) == 0 and not isinstance(value, DArray)):
+            and not isinstance(value, DArray) and _scalar(value)):
         mask = _on_place(advanced[0].index, place)  # one fused where into x, as in-place operators write
         write(view, E.build("where", mask, scalar_value(value, x.dtype).item(), view)[0])
         return
@@ -416,6 +414,11 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
         val, val_o = origin(values)
         _launch("scatter", place, x.dtype.itemsize, offsets.size,
                 [dst.buffer, dst_o, off.buffer, off_o, val.buffer, val_o], reads=[off, val], writes=[dst])
+
+
+def _scalar(value: Any) -> bool:
+    """Whether a value that is not a DArray is one scalar (``np.ndim`` 0; Python's quickly)."""
+    return type(value) in D.PY_SCALARS or np.ndim(value) == 0
 
 
 def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
