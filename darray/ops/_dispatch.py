@@ -51,7 +51,10 @@ def _operand(name: str, a: Any, place: Place) -> Any:
 
 def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
     """The broadcast shape of the DArray arguments (ValueError naming the op when there is none)."""
-    shapes = [a._dim.shape for a in args if isinstance(a, DArray)]
+    shapes = []  # a loop, not a comprehension (a call in Python 3.11): once per op
+    for a in args:
+        if isinstance(a, DArray):
+            shapes.append(a._dim.shape)
     if len(shapes) == 1 or (len(shapes) == 2 and shapes[0] == shapes[1]):
         return shapes[0]
     try:

@@ -84,7 +84,10 @@ def _plan(impl: str, op: Op, args: tuple[Any, ...], place: Place) -> Plan:
     """What dispatching ``op`` over ``args`` on ``place`` to ``impl`` needs, cached per signature:
     (loop dtypes, result dtype, exact on the host, implementation, whether the values need the
     checks of ``_checked``). float16 on a device without it is resolved per call (not cached)."""
-    key = (impl, op.name, type(place), *[a._dtype if type(a) is DArray else _key(a) for a in args])
+    sig = [impl, op.name, type(place)]  # a loop, not a comprehension (a call in Python 3.11): once per op
+    for a in args:
+        sig.append(a._dtype if type(a) is DArray else _key(a))
+    key = tuple(sig)
     plan = _plans.get(key)
     if plan is None:
         ins, out, half, exact = _resolve(op.name, key[3:])
