@@ -168,6 +168,8 @@ def _assign_cl(target: DArray, value: Any) -> None:
 
 def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
     """True when ``term`` reads ``target``'s memory through another, overlapping view."""
+    if type(term) is graph.Scalar:  # a fill reads no memory
+        return False
     alloc, dim = target._alloc, target._dim
     lo, hi = dim.span()
     for t in graph.walk([term]):

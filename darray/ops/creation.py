@@ -17,6 +17,7 @@ from .._convert import empty as _empty
 from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 from . import elementwise as E
+from ._dispatch import PY_SCALARS
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
            "arange", "linspace", "eye", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
@@ -66,7 +67,7 @@ def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DAr
         if dtype == _dt.float64:
             dtype = default_float(place)
     out = _empty(shape, _dt.as_dtype(dtype, op), place, op)
-    if not isinstance(fill_value, DArray) and np.ndim(fill_value) == 0:
+    if type(fill_value) in PY_SCALARS or not isinstance(fill_value, DArray) and np.ndim(fill_value) == 0:
         value = np.empty((), out.dtype)
         np.copyto(value, fill_value, casting="unsafe")  # numpy.full's cast: complex -> real, 2.5 -> 2, ...
         fill_value = value
