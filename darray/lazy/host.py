@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -103,16 +103,14 @@ def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any
     """NumPy's value of term ``t`` (into ``out`` when given: a root); ``memo`` holds the values
     of nodes and input views met before (a chain reads its inputs many times), keyed by the
     terms themselves (compared by identity)."""
-    kind = type(t)
-    if kind is Node and t.value is not None:  # materialised (``leaf``)
-        t = t.value
-        kind = Input
-    elif kind is Scalar:
+    if type(t) is Scalar:
         return t.value  # a Scalar's value is of its dtype already
+    if type(t) is Node and t.value is not None:  # materialised (``leaf``)
+        t = t.value
     r = memo.get(t)
     if r is not None:
         return r
-    if kind is Node:
+    if type(t) is Node:
         args = []
         for a in t.args:
             args.append(a.value if type(a) is Scalar else _value(a, memo))
@@ -186,10 +184,10 @@ def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: s
     walk, no memo) into ``target``, once what it depends on has completed (the views are made
     before: making one reads nothing)."""
     reads = []
-    vals = []
+    vals: list[Any] = []
     for a in args:
         if type(a) is Node:
-            a = a.value
+            a = cast(Input, a.value)  # size 1: every node argument is materialised
         if type(a) is Input:
             reads.append(a.alloc)
             vals.append(_view(a))

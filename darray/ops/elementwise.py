@@ -84,7 +84,7 @@ def _plan(impl: str, op: Op, args: tuple[Any, ...], place: Place) -> Plan:
     """What dispatching ``op`` over ``args`` on ``place`` to ``impl`` needs, cached per signature:
     (loop dtypes, result dtype, exact on the host, implementation, whether the values need the
     checks of ``_checked``). float16 on a device without it is resolved per call (not cached)."""
-    sig = [impl, op.name, type(place)]  # a loop, not a comprehension (a call in Python 3.11): once per op
+    sig: list[Any] = [impl, op.name, type(place)]  # a loop, not a comprehension (a call in Python 3.11): once per op
     for a in args:
         sig.append(a._dtype if type(a) is DArray else _key(a))
     key = tuple(sig)
