@@ -146,15 +146,9 @@ def _run(place: Any, members: list[DArray]) -> None:
     budget, split: several outputs into halves; one output by running its pending arguments first."""
     if not members:
         return
-    if len(members) == 1:  # the common case, without the comprehensions (a call each in Python 3.11)
-        a = members[0]
-        targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype)]
-        nodes = [a._node]
-        name = a._node.op
-    else:
-        targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
-        nodes = [a._node for a in members]
-        name = "+".join([n.op for n in nodes])
+    targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
+    nodes = [a._node for a in members]
+    name = nodes[0].op if len(nodes) == 1 else "+".join([n.op for n in nodes])
     if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, table.expr(), name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
         if len(members) == 1 and not parts:

@@ -238,20 +238,15 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
     the device is not host-backed."""
     n = targets[0].dim.size
-    if len(nodes) == 1:  # the common case, without the comprehensions (a call each in Python 3.11)
-        x = nodes[0]
-        size = x.size
-        if n == 0 or n * size > LIMIT or not (x.host or _exact_now(x)) or not runtime(place).host_backed \
-                or sched.capturing() is not None:
-            return False
-        if size == 1 and x.op != "cast":
-            _apply(x.op, x.args, targets[0], place, name)
-            return True
-    else:
-        size = sum([x.size for x in nodes])
-        if n == 0 or n * size > LIMIT or not all([x.host or _exact_now(x) for x in nodes]) \
-                or not runtime(place).host_backed or sched.capturing() is not None:
-            return False
+    one = len(nodes) == 1  # the common case, without the comprehensions (a call each in Python 3.11)
+    size = nodes[0].size if one else sum([x.size for x in nodes])
+    if n == 0 or n * size > LIMIT \
+            or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])) \
+            or not runtime(place).host_backed or sched.capturing() is not None:
+        return False
+    if size == 1 and nodes[0].op != "cast":
+        _apply(nodes[0].op, nodes[0].args, targets[0], place, name)
+        return True
     inputs = _inputs(nodes)
 
     def compute() -> None:
