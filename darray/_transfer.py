@@ -138,7 +138,7 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
             rec.upload(alloc, host)
     elif host.nbytes and alloc.host is not None and HOST_COPIES:
         dst = _host_bytes(alloc, 0, host.nbytes)
-        if alloc.reads or _active:  # commands of the block's previous owners may be pending; the profiler lists it
+        if alloc.write is not None or alloc.reads or _active:  # commands pending (guard fills, earlier owners)
             _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
         else:  # a new allocation nothing is pending on, and no other thread can reach yet
             host_copy(dst, host.reshape(-1).view(np.uint8))
