@@ -33,7 +33,7 @@ def main(small: bool = False, device: str | None = None) -> float:
         ref_y = np.where(h + 1 > 0, h + 1, 0.5 * (np.exp(h + 1) - 1)) * 2
         assert abs(total - ref_y.sum()) <= 1e-3 * np.abs(ref_y).sum(), (total, ref_y.sum())
         kernels = [r for r in p.launches if r.name not in ("device_to_host", "reduce_scratch")
-                   and r.stream != da.sched.HOST]  # small exact ops may run at once on the host (lazy.host.now)
+                   and r.stream != da.sched.HOST]  # (ops run on the host are not kernels)
         assert len(kernels) == 1, p.table()
         y = da.empty(n, dtype="float32", device=x.place)
         scale(n, None, (x, y, 3.0, n))

@@ -564,14 +564,17 @@ _SCALAR_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "uint64", "float32"
 @settings(max_examples=30, deadline=None)
 @given(adt=st.sampled_from(_SCALAR_DTYPES), sdt=st.sampled_from(_SCALAR_DTYPES),
        name=st.sampled_from(["add", "multiply", "less", "maximum", "where"]), first=st.booleans(),
-       value=st.sampled_from([0, 1, 7, -0.0, 2.5, float("nan"), float("inf")]))
-def test_numpy_scalars_are_typed_like_0d_arrays(cl_place, adt, sdt, name, first, value):
+       value=st.sampled_from([0, 1, 7, -0.0, 2.5, float("nan"), float("inf")]),
+       n=st.sampled_from([1, 7, 8, 9, 255, 256, 257, 4097]), view=st.sampled_from(["plain", "reversed", "strided"]))
+def test_numpy_scalars_are_typed_like_0d_arrays(cl_place, adt, sdt, name, first, value, n, view):
     """A NumPy scalar is strongly typed (as a 0-d array, NumPy 2) and passed as a kernel argument:
-    nothing is uploaded."""
-    a = (np.arange(-3, 5) * 3).astype(adt)
+    nothing is uploaded. Over views and lengths around the chunk and lane boundaries."""
+    cut = {"plain": slice(None), "reversed": slice(None, None, -1), "strided": slice(None, None, -2)}[view]
+    base = ((np.arange(2 * n) - n) * 3).astype(adt)
+    a = base[cut][:n]
     s = np.array(value).astype(sdt, casting="unsafe")[()]
-    x = da.asarray(a, device=cl_place)
-    hcond = np.arange(8) % 3 == 0
+    x = da.asarray(base, device=cl_place)[cut][:n]
+    hcond = np.arange(a.shape[0]) % 3 == 0
     dcond = da.asarray(hcond, device=cl_place)
 
     def call(xp, arr):
