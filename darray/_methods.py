@@ -48,6 +48,36 @@ def _binary(name: str) -> dict[str, Callable[..., Any]]:
     return {"": fwd, "r": rev, "i": inplace}
 
 
+def _power(self: DArray, p: Any) -> tuple[str, tuple[Any, ...]]:
+    """The op and arguments of ``self ** p``. For a Python scalar ``p`` on a real float array,
+    NumPy's own shortcuts (``2``: ``square``, ``-1``: ``reciprocal``, ``0.5``: ``sqrt``), and, where
+    darray differs from NumPy (as PyTorch), ``3`` as ``x * x * x``, within an ulp of ``pow`` (exact
+    on the host path, and cheaper on every device). Complex bases keep ``pow``."""
+    if self._dtype.kind == "f":
+        if type(p) is int:
+            if p == 2:
+                return "square", (self,)
+            if p == -1:
+                return "reciprocal", (self,)
+            if p == 3:
+                return "multiply", (E.apply("square", self), self)
+        elif type(p) is float and p == 0.5:
+            return "sqrt", (self,)
+    return "pow", (self, p)
+
+
+def _pow(self: DArray, other: Any, /) -> DArray:
+    """``x ** p`` (see ``_power``)."""
+    name, args = _power(self, other)
+    return E.apply(name, *args)
+
+
+def _ipow(self: DArray, other: Any, /) -> DArray:
+    """``x **= p``: computed into x's own memory (see ``_power``)."""
+    name, args = _power(self, other)
+    return E.into(self, name, *args)
+
+
 def _compare(name: str) -> Callable[..., Any]:
     def method(self: DArray, other: Any, /) -> DArray:
         return E.apply(name, self, other)
@@ -215,6 +245,8 @@ METHODS: dict[str, Callable[..., Any]] = {
     **{f"__{p}{stem}__": f for stem, name in BINARY.items() for p, f in _binary(name).items()},
     **{f"__{stem}__": _compare(name) for stem, name in COMPARE.items()},
     **{f"__{stem}__": _unary(name) for stem, name in UNARY.items()},
+    "__pow__": _pow,
+    "__ipow__": _ipow,
     "__matmul__": lambda self, other, /: matmul(self, other),
     "__rmatmul__": lambda self, other, /: matmul(other, self),
     "__imatmul__": _imatmul,

@@ -133,7 +133,7 @@ def test_inexact_ops_and_casts_launch_kernels(place, monkeypatch):
     x = da.asarray(np.linspace(-3, 3, 16, dtype=np.float32), device=place)
     u, i = (da.asarray(np.arange(16, dtype=d), device=place) for d in (np.uint64, np.int64))
     da.synchronize()
-    for fn in (lambda: da.sin(x), lambda: x ** 2, lambda: u + i):  # u + i: uint64 -> float64 casts
+    for fn in (lambda: da.sin(x), lambda: x ** 1.5, lambda: u + i):  # u + i: uint64 -> float64 casts
         _, streams = launches(fn)
         assert streams and sched.HOST not in streams
 
@@ -147,6 +147,27 @@ def test_over_the_work_limit_launches_a_kernel(place, monkeypatch):
     monkeypatch.setattr(host, "LIMIT", 200)
     _, streams = launches(lambda: x * 2 + 1)
     assert streams == [sched.HOST]
+
+
+def test_work_limit_counts_pending_nodes_once(place, monkeypatch):
+    """The limit counts the distinct nodes still pending, not the recorded bound (shared nodes
+    counted twice, nodes since materialised counted)."""
+    x = da.asarray(np.ones(100, np.float32), device=place)
+    da.synchronize()
+    monkeypatch.setattr(host, "LIMIT", 300)  # 3 nodes of 100 elements
+    s = x * 2 + 1
+    y = s * s  # recorded size 5, 3 distinct pending nodes
+    assert y._node.size == 5
+    out, streams = launches(lambda: y)
+    assert streams == [sched.HOST]
+    np.testing.assert_array_equal(out, np.full(100, 9, np.float32))
+    t = x * 2 + 1 + 1 + 1
+    u = t * 3  # recorded size 5; once t has run, 1 pending node
+    t.eval()
+    da.synchronize()
+    out, streams = launches(lambda: u)
+    assert streams == [sched.HOST]
+    np.testing.assert_array_equal(out, np.full(100, 15, np.float32))
 
 
 def test_pending_input_is_waited_for_then_computed_on_the_host(place, monkeypatch):
@@ -324,11 +345,11 @@ def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, mo
     monkeypatch.setattr(host, "LIMIT", 1 << 20)
     h = np.linspace(0.5, 4, 12)
     x = da.asarray(h, device=place)
-    s = da.sqrt(x)
+    s = da.exp(x)
     a = (s + 1) * 3                 # pending over s: not exact on the host as built
     assert a._node is not None and not a._node.host
     s.eval()
     with da.profile() as p:
         a.eval()
     assert [r.stream for r in p.launches] == [sched.HOST]
-    np.testing.assert_array_equal(a.get(), (np.sqrt(h) + 1) * 3)
+    np.testing.assert_array_equal(a.get(), (s.get() + 1) * 3)

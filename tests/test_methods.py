@@ -361,6 +361,51 @@ def test_random_operator_mix(any_place, data):
     assert_close(got.get(), want, what=f"{name} {kind} swap={swap}")
 
 
+POWER_VIEWS = {"contiguous": lambda a: a, "strided": lambda a: a[::2], "reversed": lambda a: a[::-1]}
+
+
+POWERS = [(2, "square"), (-1, "reciprocal"), (0.5, "sqrt"), (3, "multiply"), (2.0, "pow"), (4, "pow"),
+          (np.int64(2), "pow")]
+POWER_CASES = [pytest.param(p, op, d, id=f"{p!r}-{d}") for p, op in POWERS
+               for d in (D("float16"), D("float32"), D("float64"))]
+
+
+@pytest.mark.parametrize("p, op, dtype", POWER_CASES)
+@given(data=st.data())
+def test_power_shortcuts(any_place, p, op, dtype, data):
+    """``x ** p`` for a Python scalar p on a real float array: NumPy's shortcuts (2, -1, 0.5), and 3
+    as x * x * x (darray's difference, within tolerance of pow);
+    other exponents (2.0, 4, NumPy scalars) through pow. Values rich in NaN, inf, -0.0; views."""
+    if dtype == np.float16 and not fp16(any_place):
+        pytest.skip("no fp16 on this device")
+    a = data.draw(hnp.arrays(dtype, st.integers(0, 12), elements=hnp.from_dtype(dtype, allow_subnormal=False)
+                             | st.sampled_from([np.nan, np.inf, -np.inf, -0.0, 0.0, 2.0])), label="a")
+    view = data.draw(st.sampled_from(sorted(POWER_VIEWS)), label="view")
+    x = POWER_VIEWS[view](da.asarray(a, device=any_place))
+    with np.errstate(all="ignore"):
+        want = POWER_VIEWS[view](a) ** p
+    got = x ** p
+    if got._node is not None:  # pending: the op recorded
+        assert got._node.op == op, f"x ** {p!r} recorded {got._node.op}"
+    assert_close(got.get(), want, what=f"x ** {p!r}")
+    y = da.asarray(POWER_VIEWS[view](a).copy(), device=any_place)
+    y **= p
+    assert_close(y.get(), want.astype(dtype), what=f"x **= {p!r}")  # np.int64(2): float64, cast back
+
+
+def test_power_shortcut_skips_integers_and_darray_exponents(any_place):
+    """Integer and complex bases and array exponents keep pow."""
+    x = da.asarray(np.arange(-3, 4), device=any_place)
+    np.testing.assert_array_equal((x ** 2).get(), np.arange(-3, 4) ** 2)
+    np.testing.assert_array_equal((x ** 3).get(), np.arange(-3, 4) ** 3)
+    f = da.asarray(np.linspace(0.5, 2, 4), device=any_place)
+    e = da.asarray(np.full(4, 3.0), device=any_place)
+    np.testing.assert_allclose((f ** e).get(), np.linspace(0.5, 2, 4) ** 3.0, rtol=1e-15)
+    z = da.asarray(np.array([1 + 2j, -0.5j]), device=any_place) ** 2
+    assert z._node is None or z._node.op == "pow"
+    np.testing.assert_allclose(z.get(), np.array([1 + 2j, -0.5j]) ** 2, rtol=1e-12)
+
+
 # -- bad input and plumbing ---------------------------------------------------------------------------
 
 def test_operator_errors(cl_place):

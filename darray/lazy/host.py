@@ -233,6 +233,12 @@ def _exact_now(x: Node) -> bool:
     return x.host
 
 
+def _pending(nodes: Sequence[Node]) -> int:
+    """The number of distinct pending nodes in the graphs ``nodes``: their recorded ``size`` is a
+    bound, counting shared nodes twice and nodes materialised since."""
+    return len([t for t in walk(list(nodes)) if type(t) is Node])
+
+
 def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
     """Compute the pending ``nodes`` into ``targets`` on the host (after the commands they depend
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
@@ -240,7 +246,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     n = targets[0].dim.size
     one = len(nodes) == 1  # the common case, without the comprehensions (a call each in Python 3.11)
     size = nodes[0].size if one else sum([x.size for x in nodes])
-    if n == 0 or n * size > LIMIT \
+    if n == 0 or (n * size > LIMIT and n * _pending(nodes) > LIMIT) \
             or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])) \
             or not runtime(place).host_backed or sched.capturing() is not None:
         return False
