@@ -19,6 +19,27 @@ settings.register_profile("dev", max_examples=200, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_call(item):
+    """Each invocation of a parametrized hypothesis test starts from the test's own settings.
+
+    Hypothesis's pytest plugin (6.155) replaces such a test's settings at every invocation by a new
+    settings object whose parent is the last one, so they nest one level per invocation; resolving
+    ``database`` walks the whole nest (uncached while it is None, as ``derandomize`` makes it), and
+    past about 950 invocations of one function in one process every later one fails with a
+    RecursionError inside hypothesis (CI's item-form stage hit it in test_random_values).
+    """
+    fn = getattr(item.obj, "__func__", item.obj)
+    own = getattr(fn, "__dict__", {}).get("_darray_own_settings")
+    if own is None:
+        own = getattr(fn, "_hypothesis_internal_use_settings", None)
+        if own is not None:
+            fn._darray_own_settings = own
+    else:
+        fn._hypothesis_internal_use_settings = own
+    yield
+
+
 def pytest_sessionstart(session):
     """Under DARRAY_REQUIRE_OPENCL=1, a machine whose devices all failed darray's probe stops the
     run at once with the probe's reasons (not with a build error in every test)."""
