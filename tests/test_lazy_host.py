@@ -151,23 +151,30 @@ def test_over_the_work_limit_launches_a_kernel(place, monkeypatch):
 
 def test_work_limit_counts_pending_nodes_once(place, monkeypatch):
     """The limit counts the distinct nodes still pending, not the recorded bound (shared nodes
-    counted twice, nodes since materialised counted)."""
+    counted twice, nodes since materialised counted). Under a profile the ops are recorded."""
     x = da.asarray(np.ones(100, np.float32), device=place)
     da.synchronize()
     monkeypatch.setattr(host, "LIMIT", 300)  # 3 nodes of 100 elements
-    s = x * 2 + 1
-    y = s * s  # recorded size 5, 3 distinct pending nodes
-    assert y._node.size == 5
-    out, streams = launches(lambda: y)
+
+    def shared():
+        s = x * 2 + 1
+        y = s * s  # recorded size 5, 3 distinct pending nodes
+        assert y._node.size == 5
+        return y
+
+    out, streams = launches(shared)
     assert streams == [sched.HOST]
     np.testing.assert_array_equal(out, np.full(100, 9, np.float32))
-    t = x * 2 + 1 + 1 + 1
-    u = t * 3  # recorded size 5; once t has run, 1 pending node
-    t.eval()
-    da.synchronize()
-    out, streams = launches(lambda: u)
-    assert streams == [sched.HOST]
-    np.testing.assert_array_equal(out, np.full(100, 15, np.float32))
+
+    def later():
+        t = x * 2 + 1
+        u = t * 3 + 1 + 1  # recorded size 5; once t has run, 3 pending nodes
+        t.eval()
+        return u
+
+    out, streams = launches(later)
+    assert streams == [sched.HOST, sched.HOST]
+    np.testing.assert_array_equal(out, np.full(100, 11, np.float32))
 
 
 def test_pending_input_is_waited_for_then_computed_on_the_host(place, monkeypatch):
@@ -192,6 +199,49 @@ def test_pending_input_is_waited_for_then_computed_on_the_host(place, monkeypatc
     np.testing.assert_array_equal(y.get(), np.arange(8, dtype=np.float32) + 1)
     _, streams = launches(lambda: x + 1)  # the next call works the same way
     assert streams == [sched.HOST]
+
+
+def test_ops_over_settled_arrays_run_at_once(place, monkeypatch):
+    """An exact op over settled arrays is computed as it is called (no graph, no launch listed);
+    over a pending array, an inexact op, past the limit, under a profile it is recorded."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    h = np.linspace(-1, 1, 50)
+    x = da.asarray(h, device=place)
+    da.synchronize()
+    y = x * 2 + 1
+    assert y._node is None
+    np.testing.assert_array_equal(y.get(), h * 2 + 1)
+    e = da.exp(x)  # inexact: recorded
+    assert e._node is not None and (e + 1)._node is not None  # over a pending array: recorded
+    with da.profile():
+        assert (x + 1)._node is not None
+    monkeypatch.setattr(host, "LIMIT", 49)
+    assert (x + 1)._node is not None
+
+
+def test_at_once_waits_for_no_write(place, monkeypatch):
+    """An argument whose last write is still queued: the op is recorded (its evaluation waits)."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    x = da.asarray(np.arange(8, dtype=np.float32), device=place)
+    da.synchronize()
+    gate = cl.UserEvent(runtime(place).context)
+    sched.launch("gate", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[gate]), place=place, writes=[x._alloc])
+    try:
+        y = x + 1
+        assert y._node is not None
+    finally:
+        gate.set_status(cl.command_execution_status.COMPLETE)
+    np.testing.assert_array_equal(y.get(), np.arange(8, dtype=np.float32) + 1)
+
+
+def test_at_once_keeps_darrays_errors(place, monkeypatch):
+    """A Python int out of the array's range: the recorded op's OverflowError naming the op."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    x = da.asarray(np.arange(4, dtype=np.int8), device=place)
+    da.synchronize()
+    with pytest.raises(OverflowError, match="darray add"):
+        x + 300
+    assert (x + 1).get().tolist() == [1, 2, 3, 4]
 
 
 def test_disabled_when_the_device_is_not_host_backed(place, monkeypatch):
@@ -286,15 +336,18 @@ def test_one_op_over_views_runs_on_the_host_as_numpy(place, data):
     old = host.LIMIT
     try:
         host.LIMIT = 1 << 20
-        y = fn(*xs)
-        with da.profile() as p:
-            y.eval()
+        y = fn(*xs)  # over settled arrays: computed as it is called (host.now), no graph
+        with da.profile() as p:  # under a profile the op is recorded: one host run, no walk
+            z = fn(*xs)
+            z.eval()
     finally:
         host.LIMIT = old
+    assert y._node is None
     assert [r.stream for r in p.launches] == [sched.HOST]
     kernel, got, _ = both(lambda: fn(*xs))
     same_bits(kernel, got)
     same_bits(y.get(), got)
+    same_bits(z.get(), got)
     same_bits(np.asarray(want, dtype=got.dtype), got)
 
 

@@ -9,7 +9,8 @@ straight into the outputs' memory, through ``sched.run_host``, once what it depe
 completed (it waits for that: were a pending input to send it to a kernel instead, which
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
-One node over materialised terms runs without the graph walk (``_apply``). Data-dependent ops
+One node over materialised terms runs without the graph walk (``_apply``); an op over settled
+arrays runs as it is called, with no graph (:func:`now`). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -26,6 +27,8 @@ from typing import Any, Protocol, cast
 import numpy as np
 
 from .. import sched
+from .._array import DArray
+from ..alloc import allocate
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
@@ -223,6 +226,47 @@ def _quiet_run() -> Callable[..., Any]:
 def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
     """``fn`` made to run with NumPy's floating-point warnings off (see :func:`_quiet_run`)."""
     return partial(_quiet_run(), fn)
+
+
+def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
+        place: CLPlace) -> DArray | None:
+    """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
+    called, into a new array of ``out``: for an op exact on the host (the caller's to check) whose
+    array arguments are settled host memory (materialised, their last write complete), work of at
+    most ``LIMIT`` elements, no profile or ``da.jit`` trace active. Else None: the op is recorded.
+    It costs less than recording the op and evaluating a graph of one node, and about what a chain
+    of such ops costs as one graph."""
+    n = 1
+    for s in shape:
+        n *= s
+    if not 0 < n <= LIMIT or _active or not runtime(place).host_backed or sched.capturing() is not None:
+        return None
+    vals: list[Any] = []
+    for a, d in zip(args, ins):
+        if type(a) is DArray:
+            if a._node is not None:
+                return None
+            alloc = a._alloc
+            w = alloc.write
+            if w is not None and w[1] > w[0].done:
+                return None
+            v = _memory(alloc, a._dim, a._dtype)
+            vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
+        else:
+            try:
+                vals.append(d.type(a))
+            except OverflowError:  # the recorded op raises darray's error
+                return None
+    alloc = allocate(place, n * out.itemsize)
+    if alloc.write is not None or alloc.reads:  # a guard fill or an earlier owner's command pending
+        return None
+    dim = Dim.trusted(shape)
+    view = _memory(alloc, dim, out)
+    if op in _GENERAL:
+        _quiet_run()(_into, view, ref(op), vals)
+    else:
+        _quiet_run()(ref(op), *vals, out=view)
+    return DArray(alloc, dim, out, place)
 
 
 def _exact_now(x: Node) -> bool:

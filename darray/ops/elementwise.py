@@ -181,7 +181,11 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new pending DArray."""
+    """The op as a new DArray: computed at once on the host where ``host.now`` can, else pending."""
+    if exact:
+        done = host.now(op.name, args, ins, out, shape, cast(CLPlace, place))
+        if done is not None:
+            return done
     return record(_cl(op, args, ins, out, shape, exact, place), place)
 
 
