@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import sched
 from .._array import DArray
-from ..alloc import allocate
+from ..alloc import pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched._profile import _active
@@ -160,6 +160,12 @@ def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
         return False
     if not usable(place, dst.dim.size):
         return False
+    if open_now(place, dst.dim.size):  # settled: at once, on this thread
+        d = _settled(dst.alloc, dst.dim, dst.dtype, True)
+        v = src.value if type(src) is Scalar else _settled(src.alloc, src.dim, src.dtype, False)
+        if d is not None and v is not None:
+            _copyto(d, v)
+            return True
     if type(src) is Scalar:
         value = src.value
         call(name, lambda d: _copyto(d, value), place, [], [dst])
@@ -228,45 +234,87 @@ def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
     return partial(_quiet_run(), fn)
 
 
+def open_now(place: CLPlace, n: int) -> bool:
+    """Whether work over ``n`` elements on ``place`` may run on this thread as it is called
+    (:func:`now`, :func:`settled`): a host-backed device, ``0 < n <= LIMIT``, no profile (whose
+    listing shows host runs) and no ``da.jit`` trace. Such work takes no lock: what it reads and
+    writes has no command pending, and a command another thread enqueues on the same arrays
+    meanwhile races with it as two threads writing one NumPy array do."""
+    return 0 < n <= LIMIT and not _active and runtime(place).host_backed and sched.capturing() is None
+
+
+def settled(a: DArray, write: bool = False) -> np.ndarray | None:
+    """The host memory of the materialised array ``a`` as NumPy, where every command a read of it
+    (``write``: a write into it) would wait for has completed; else None (pending, or queued work)."""
+    return None if a._node is not None else _settled(a._alloc, a._dim, a._dtype, write)
+
+
+def _settled(alloc: Any, dim: Dim, dtype: np.dtype, write: bool) -> np.ndarray | None:
+    if alloc.host is None:  # no elements: no memory
+        return None
+    w = alloc.write
+    if w is not None and w[1] > w[0].done:
+        return None
+    if write:
+        for e in alloc.reads.values():
+            if e[1] > e[0].done:
+                return None
+    return _memory(alloc, dim, dtype)
+
+
+def _fresh(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype) -> DArray | None:
+    """A new array from a pooled block nothing is pending on (else None: no elements, a guard fill,
+    or an earlier owner's command still queued)."""
+    dim = Dim.trusted(shape)
+    if not dim.size:
+        return None
+    alloc = pool(place).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
+    if alloc.write is not None or alloc.reads:
+        return None
+    return DArray(alloc, dim, dtype, place)
+
+
+def array(place: CLPlace, value: np.ndarray) -> DArray | None:
+    """A new array holding a copy of the NumPy array ``value`` (see :func:`_fresh`; after :func:`open_now`)."""
+    out = _fresh(place, value.shape, value.dtype)
+    if out is not None:
+        _memory(out._alloc, out._dim, out._dtype)[...] = value
+    return out
+
+
 def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
         place: CLPlace) -> DArray | None:
     """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
     called, into a new array of ``out``: for an op exact on the host (the caller's to check) whose
-    array arguments are settled host memory (materialised, their last write complete), work of at
-    most ``LIMIT`` elements, no profile or ``da.jit`` trace active. Else None: the op is recorded.
-    It costs less than recording the op and evaluating a graph of one node, and about what a chain
-    of such ops costs as one graph."""
+    array arguments are :func:`settled`, where :func:`open_now` admits the work. Else None: the op
+    is recorded. It costs less than recording the op and evaluating a graph of one node, and
+    about what a chain of such ops costs as one graph."""
     n = 1
     for s in shape:
         n *= s
-    if not 0 < n <= LIMIT or _active or not runtime(place).host_backed or sched.capturing() is not None:
+    if not open_now(place, n):
         return None
     vals: list[Any] = []
     for a, d in zip(args, ins):
         if type(a) is DArray:
-            if a._node is not None:
+            v = settled(a)
+            if v is None:
                 return None
-            alloc = a._alloc
-            w = alloc.write
-            if w is not None and w[1] > w[0].done:
-                return None
-            v = _memory(alloc, a._dim, a._dtype)
             vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
         else:
             try:
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
-    alloc = allocate(place, n * out.itemsize)
-    if alloc.write is not None or alloc.reads:  # a guard fill or an earlier owner's command pending
+    made = _fresh(place, shape, out)
+    if made is None:
         return None
-    dim = Dim.trusted(shape)
-    view = _memory(alloc, dim, out)
+    view = _memory(made._alloc, made._dim, out)
     if op in _GENERAL:
         _quiet_run()(_into, view, ref(op), vals)
     else:
         _quiet_run()(ref(op), *vals, out=view)
-    return DArray(alloc, dim, out, place)
+    return made
 
 
 def _exact_now(x: Node) -> bool:
