@@ -103,7 +103,9 @@ OPS: tuple[Op, ...] = (
     Op("pow", 2, np.power, {"i": "ipow_{T}({0}, {1})", "u": "ipow_{T}({0}, {1})", "b": "({0} | !{1})",
                             "c": "cpow_{R}({0}, {1})", "f": "pow({0}, {1})"},
        doc="x1 ** x2. Differs from NumPy: a negative integer exponent inside an array gives 0 (or +-1 for "
-           "bases +-1) instead of raising", aliases=("power",)),
+           "bases +-1) instead of raising; the operator ``x ** 3`` on a real float array is ``x * x * x`` "
+           "(within an ulp of pow; ``** 2``, ``** -1`` and ``** 0.5`` are square, reciprocal and sqrt, as in NumPy)",
+       aliases=("power",)),
     Op("negative", 1, np.negative, {"i": "({T})(-({U}){0})", "u": "({T})(-({U}){0})", "*": "(-{0})"},
        doc="-x", host="iuf"),
     Op("positive", 1, np.positive, {"*": "{0}"}, doc="+x", host="biuf"),
