@@ -215,6 +215,9 @@ def test_ops_over_settled_arrays_run_at_once(place, monkeypatch):
     assert e._node is not None and (e + 1)._node is not None  # over a pending array: recorded
     with da.profile():
         assert (x + 1)._node is not None
+    monkeypatch.setattr(host, "NOW_MAX", 49)  # larger arrays: recorded (a chain of them fuses into one kernel)
+    assert (x + 1)._node is not None
+    monkeypatch.setattr(host, "NOW_MAX", 50)
     monkeypatch.setattr(host, "LIMIT", 49)
     assert (x + 1)._node is not None
 
