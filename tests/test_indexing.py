@@ -401,7 +401,7 @@ def test_masks_on_the_host_path_match_numpy(host_place, data, dtype):
         found = (bool(da.any(dm)), bool(da.all(dm)), da.any(dm, axis=0))
     assert _kernels(p) == []
     assert_same(got, host[m])
-    assert_same(x[dm], host[m])  # outside a profile: at once on this thread (host.open_now)
+    assert_same(x[dm], host[m])  # outside a profile: at once on this thread (host.call)
     for g, w in zip(nz, np.nonzero(m)):
         assert_same(g, w)
     assert found[:2] == (m.any(), m.all())

@@ -361,7 +361,8 @@ def test_random_operator_mix(any_place, data):
     assert_close(got.get(), want, what=f"{name} {kind} swap={swap}")
 
 
-POWER_VIEWS = {"contiguous": lambda a: a, "strided": lambda a: a[::2], "reversed": lambda a: a[::-1]}
+POWER_VIEWS = {"contiguous": lambda a: a, "strided": lambda a: a[::2], "reversed": lambda a: a[::-1],
+               "transposed": lambda a: a.reshape(2, -1).T if a.size % 2 == 0 else a}
 
 
 POWERS = [(2, "square"), (-1, "reciprocal"), (0.5, "sqrt"), (3, "multiply"), (2.0, "pow"), (4, "pow"),
@@ -378,7 +379,8 @@ def test_power_shortcuts(any_place, p, op, dtype, data):
     other exponents (2.0, 4, NumPy scalars) through pow. Values rich in NaN, inf, -0.0; views."""
     if dtype == np.float16 and not fp16(any_place):
         pytest.skip("no fp16 on this device")
-    a = data.draw(hnp.arrays(dtype, st.integers(0, 12), elements=hnp.from_dtype(dtype, allow_subnormal=False)
+    n = data.draw(st.sampled_from([0, 1, 7, 12, 255, 256, 257, 4096, 4097]), label="n")  # lane and chunk edges
+    a = data.draw(hnp.arrays(dtype, n, elements=hnp.from_dtype(dtype, allow_subnormal=False)
                              | st.sampled_from([np.nan, np.inf, -np.inf, -0.0, 0.0, 2.0])), label="a")
     view = data.draw(st.sampled_from(sorted(POWER_VIEWS)), label="view")
     x = POWER_VIEWS[view](da.asarray(a, device=any_place))

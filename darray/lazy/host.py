@@ -141,12 +141,16 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
          writes: Sequence[Input] = ()) -> Any:
     """``fn(*views)`` on the calling thread, the views of ``writes`` then ``reads`` as NumPy arrays
     over their host memory, once every command they depend on has completed; ``fn``'s result.
-    For data-dependent work (masks, nonzero, scatters) on devices :func:`usable` admits."""
+    For data-dependent work (masks, nonzero, scatters) on devices :func:`usable` admits. Where
+    nothing is pending on them and no profile is active, at once (else through ``sched.run_host``,
+    which the profiler lists)."""
     views = []  # loops, not comprehensions (a call each in Python 3.11): this runs per mask op
     allocs = []
     for t in (*writes, *reads):
         views.append(_view(t) if t.alloc.host is not None else np.empty(t.dim.shape, t.dtype))
         allocs.append(t.alloc)
+    if not _active and _clear(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``now``)
+        return fn(*views)
     box: list[Any] = []
     nbytes = sum([a.nbytes for a in allocs]) if _active else 0
     sched.run_host(name, lambda: box.append(fn(*views)), place=place, reads=allocs[len(writes):],
@@ -161,12 +165,6 @@ def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
         return False
     if not usable(place, dst.dim.size):
         return False
-    if open_now(place, dst.dim.size):  # settled: at once, on this thread
-        d = _settled(dst.alloc, dst.dim, dst.dtype, True)
-        v = src.value if type(src) is Scalar else _settled(src.alloc, src.dim, src.dtype, False)
-        if d is not None and v is not None:
-            _copyto(d, v)
-            return True
     if type(src) is Scalar:
         value = src.value
         call(name, lambda d: _copyto(d, value), place, [], [dst])
@@ -235,83 +233,59 @@ def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
     return partial(_quiet_run(), fn)
 
 
-def open_now(place: CLPlace, n: int) -> bool:
-    """Whether work over ``n`` elements on ``place`` may run on this thread as it is called
-    (:func:`now`, :func:`settled`): a host-backed device, ``0 < n <= min(LIMIT, NOW_MAX)``, no profile (whose
-    listing shows host runs) and no ``da.jit`` trace. Such work takes no lock: what it reads and
-    writes has no command pending, and a command another thread enqueues on the same arrays
-    meanwhile races with it as two threads writing one NumPy array do."""
-    return 0 < n <= LIMIT and n <= NOW_MAX and not _active and runtime(place).host_backed \
-        and sched.capturing() is None
+def _clear(allocs: Sequence[Any], writes: int = 0) -> bool:
+    """Whether no command that reading ``allocs`` (writing its first ``writes``) would wait for is pending."""
+    for k, a in enumerate(allocs):
+        w = a.write
+        if w is not None and w[1] > w[0].done:
+            return False
+        if k < writes:
+            for e in a.reads.values():
+                if e[1] > e[0].done:
+                    return False
+    return True
 
 
-def settled(a: DArray, write: bool = False) -> np.ndarray | None:
-    """The host memory of the materialised array ``a`` as NumPy, where every command a read of it
-    (``write``: a write into it) would wait for has completed; else None (pending, or queued work)."""
-    return None if a._node is not None else _settled(a._alloc, a._dim, a._dtype, write)
-
-
-def _settled(alloc: Any, dim: Dim, dtype: np.dtype, write: bool) -> np.ndarray | None:
-    if alloc.host is None:  # no elements: no memory
-        return None
-    w = alloc.write
-    if w is not None and w[1] > w[0].done:
-        return None
-    if write:
-        for e in alloc.reads.values():
-            if e[1] > e[0].done:
-                return None
-    return _memory(alloc, dim, dtype)
-
-
-def _fresh(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype) -> DArray | None:
-    """A new array from a pooled block nothing is pending on (else None: no elements, a guard fill,
-    or an earlier owner's command still queued)."""
-    dim = Dim.trusted(shape)
-    if not dim.size:
-        return None
+def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype) -> DArray | None:
+    """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
+    owner's command still queued)."""
     alloc = pool(place).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
     if alloc.write is not None or alloc.reads:
         return None
     return DArray(alloc, dim, dtype, place)
 
 
-def array(place: CLPlace, value: np.ndarray) -> DArray | None:
-    """A new array holding a copy of the NumPy array ``value`` (see :func:`_fresh`; after :func:`open_now`)."""
-    out = _fresh(place, value.shape, value.dtype)
-    if out is not None:
-        _memory(out._alloc, out._dim, out._dtype)[...] = value
-    return out
-
-
 def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
         place: CLPlace) -> DArray | None:
     """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
-    called, into a new array of ``out``: for an op exact on the host (the caller's to check) whose
-    array arguments are :func:`settled`, where :func:`open_now` admits the work. Else None: the op
-    is recorded. It costs less than recording the op and evaluating a graph of one node, and
-    about what a chain of such ops costs as one graph."""
-    n = 1
-    for s in shape:
-        n *= s
-    if not open_now(place, n):
+    called, into a new array of ``out``: for an op exact on the host (the caller's to check) over
+    materialised arrays nothing is pending on, of 1 to ``min(LIMIT, NOW_MAX)`` elements on a
+    host-backed device, with no profile (whose listing shows host runs) or ``da.jit`` trace active.
+    Else None: the op is recorded. It costs less than recording the op and evaluating a graph of
+    one node, and about what a chain of such ops costs as one graph. No lock is taken: a command
+    another thread enqueues on the same arrays meanwhile races with it, as two threads writing
+    one NumPy array do."""
+    dim = Dim.trusted(shape)
+    n = dim.size
+    if not (0 < n <= LIMIT and n <= NOW_MAX) or _active or not runtime(place).host_backed \
+            or sched.capturing() is not None:
         return None
     vals: list[Any] = []
     for a, d in zip(args, ins):
         if type(a) is DArray:
-            v = settled(a)
-            if v is None:
+            if a._node is not None or not _clear((a._alloc,)):
                 return None
+            v = _memory(a._alloc, a._dim, a._dtype)
             vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
         else:
             try:
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
-    made = _fresh(place, shape, out)
+    made = _fresh(place, dim, out)
     if made is None:
         return None
-    view = _memory(made._alloc, made._dim, out)
+    view = _memory(made._alloc, dim, out)
     if op in _GENERAL:
         _quiet_run()(_into, view, ref(op), vals)
     else:

@@ -15,7 +15,6 @@ from .._array import DArray
 from .._convert import asarray, assign, from_numpy
 from .._convert import empty as _empty
 from ..dim import Dim
-from ..lazy import host
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 from . import elementwise as E
 from ._dispatch import PY_SCALARS
@@ -72,11 +71,6 @@ def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DAr
         value = np.empty((), out.dtype)
         np.copyto(value, fill_value, casting="unsafe")  # numpy.full's cast: complex -> real, 2.5 -> 2, ...
         fill_value = value
-        if isinstance(place, CLPlace) and host.open_now(place, out.size):  # filled at once on this thread
-            view = host.settled(out, write=True)
-            if view is not None:
-                view[...] = value
-                return out
     assign(out, out._dim, fill_value)
     return out
 

@@ -432,14 +432,8 @@ def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
     target = input_term(view)
     lazy.before_write(target.alloc)
     lead = (slice(None),) * adv.axis
-    reads = [input_term(index), *([input_term(value)] if is_array else [])]  # (materialised)
+    reads = [input_term(index), *([input_term(value)] if is_array else [])]
     try:
-        if host.open_now(place, view.size):  # settled: at once, on this thread
-            dv, iv = host.settled(view, write=True), host.settled(index)
-            vv = host.settled(value) if is_array else value
-            if dv is not None and iv is not None and vv is not None:
-                _assign(dv, (*lead, iv), vv)
-                return
         host.call("setitem", (lambda d, i, v: _assign(d, (*lead, i), v)) if is_array
                   else (lambda d, i: _assign(d, (*lead, i), value)), place, reads, [target])
     except IndexError:
@@ -488,11 +482,6 @@ def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
     place = cast(CLPlace, x._place)
     if host.usable(place, x.size):  # through NumPy: no kernels, no count read back
-        if host.open_now(place, x.size):  # settled: at once, on this thread
-            xv, mv = host.settled(x), host.settled(mask)
-            got = host.array(place, xv[mv]) if xv is not None and mv is not None else None
-            if got is not None:
-                return got
         return from_numpy(host.call("compact_values", _select, place, [input_term(x), input_term(mask)]), place)
     src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
     s, s_o = origin(src)
