@@ -24,13 +24,34 @@ def check_dtype(dtype: np.dtype, place: Place, op: str) -> None:
         _dt.check_device_dtype(dtype, device_name=info.name, fp64=info.fp64, fp16=info.fp16, op=op)
 
 
-def empty(shape: Any, dtype: np.dtype, place: Place, op: str = "empty") -> DArray:
-    """An uninitialised contiguous array (errors name ``op``: a dtype the place cannot hold, a
-    size no array can have)."""
+def _checked(shape: Any, dtype: np.dtype, place: Place, op: str) -> Dim:
+    """The contiguous Dim of a new array of ``shape`` and ``dtype`` on ``place``; errors name ``op``."""
     dim = Dim.contiguous(shape)
     check_nbytes(dim.shape, dtype.itemsize, op)
     check_dtype(dtype, place, op)
+    return dim
+
+
+def empty(shape: Any, dtype: np.dtype, place: Place, op: str = "empty") -> DArray:
+    """An uninitialised contiguous array (errors name ``op``: a dtype the place cannot hold, a
+    size no array can have)."""
+    dim = _checked(shape, dtype, place, op)
     return DArray(allocate(place, dim.size * dtype.itemsize), dim, dtype, place)
+
+
+def full(shape: Any, value: np.ndarray, place: Place, op: str) -> DArray:
+    """A new contiguous array filled with the 0-d ``value``, of its dtype (errors name ``op`` as
+    :func:`empty`'s): filled at once on host-backed devices where ``lazy.host.put`` can, else
+    by ``assign``."""
+    dtype = value.dtype
+    dim = _checked(shape, dtype, place, op)
+    if isinstance(place, CLPlace):
+        made = host.put(value, dim, dtype, place)
+        if made is not None:
+            return made
+    out = DArray(allocate(place, dim.size * dtype.itemsize), dim, dtype, place)
+    assign(out, dim, value)
+    return out
 
 
 def from_numpy(host: np.ndarray, place: Place) -> DArray:
@@ -41,6 +62,12 @@ def from_numpy(host: np.ndarray, place: Place) -> DArray:
     return implementation("convert.from_numpy", place)(host, dim, dtype, place)
 
 
+def from_result(values: np.ndarray, place: Place) -> DArray:
+    """``from_numpy`` for what NumPy computed from darray arrays on ``place`` (a mask's selection,
+    ``nonzero``, a gather): its dtype and rank need no checks."""
+    return implementation("convert.from_numpy", place)(values, Dim.trusted(values.shape), values.dtype, place)
+
+
 @register("convert.from_numpy", "cpu")
 def _from_numpy_cpu(host: np.ndarray, dim: Dim, dtype: np.dtype, place: Place) -> DArray:
     out = DArray(HostAllocation(host.nbytes), dim, dtype, place)
@@ -49,8 +76,9 @@ def _from_numpy_cpu(host: np.ndarray, dim: Dim, dtype: np.dtype, place: Place) -
 
 
 @register("convert.from_numpy", "cl")
-def _from_numpy_cl(host: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray:
-    return DArray(_transfer.upload(host, place), dim, dtype, place)
+def _from_numpy_cl(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray:
+    made = host.put(values, dim, dtype, place)  # at once on host-backed devices where it can
+    return made if made is not None else DArray(_transfer.upload(values, place), dim, dtype, place)
 
 
 def input_term(x: DArray) -> graph.Input:
@@ -124,6 +152,9 @@ def _astype_cl(x: DArray, dtype: np.dtype) -> DArray:
 def scalar_value(value: Any, dtype: np.dtype) -> Any:
     """A host scalar (or 0-d array) cast to ``dtype`` as NumPy's setitem casts it; OverflowError
     or ValueError naming setitem when it does not fit."""
+    t = type(value)
+    if (t is float or t is int) and dtype.kind in "fc":  # the common case, quickly (same value and warnings)
+        return dtype.type(value)
     try:
         return (np.array(value).astype(dtype)[()] if isinstance(value, np.ndarray)
                 else np.array(value, dtype=dtype)[()])

@@ -36,6 +36,7 @@ WAIT_S = 5.0             # seconds a failed request waits for other threads' fre
 _POLL_S = 0.05           # seconds between retries while waiting
 _MASK = CLASS - 1
 _ident = threading.get_ident
+_PAD = _guard.padding()  # guard bytes per block: none unless DARRAY_CHECK_BOUNDS=1 (read at import)
 
 Pending = dict  # stream id -> (stream, seq, event); see darray.sched
 
@@ -58,7 +59,7 @@ class _Block:
     ``owner``: the id of the thread it was last handed out to."""
 
     __slots__ = ("segment", "buffer", "offset", "size", "free", "prev", "next", "pending", "key", "want", "owner",
-                 "sub")
+                 "sub", "view")
     _ids = itertools.count()
 
     def __init__(self, segment: _Segment, offset: int, size: int) -> None:
@@ -71,6 +72,7 @@ class _Block:
         self.want = size
         self.owner = 0
         self.sub: tuple[int, int, cl.Buffer] | None = None  # (offset, size, sub-buffer) made by ``region``
+        self.view: tuple | None = None  # the last host view made of it (``Allocation.view``), kept for its next owner
 
 
 def merge_pending(a: Pending, b: Pending) -> Pending:
@@ -83,6 +85,20 @@ def merge_pending(a: Pending, b: Pending) -> Pending:
         if have is None or have[1] < entry[1]:
             out[sid] = entry
     return out
+
+
+def _live(reads: Pending, write: tuple | None) -> Pending:
+    """The entries of ``reads`` and ``write`` (per stream, the later) not known complete."""
+    pending: Pending = {}
+    for k, e in reads.items():
+        if e[1] > e[0].done:
+            pending[k] = e
+    if write is not None and write[1] > write[0].done:
+        sid = write[0].id
+        have = pending.get(sid)
+        if have is None or have[1] < write[1]:
+            pending[sid] = write
+    return pending
 
 
 class Allocation:
@@ -103,7 +119,8 @@ class Allocation:
     host: np.ndarray | None
     write: tuple | None
     reads: Pending
-    view: tuple | None            # (dim, dtype, NumPy array) of the last host view made (``lazy.host``)
+    view: tuple | None            # (dim, dtype, NumPy array) of the last host view made (``lazy.host``),
+                                  # of its block by an earlier owner at first
 
     def __init__(self, pool: Pool | None, block: _Block | None, nbytes: int) -> None:
         self.pool, self.block, self.nbytes = pool, block, nbytes
@@ -115,6 +132,7 @@ class Allocation:
             assert pending is not None  # a block being handed out holds its entries until now
             self.buffer, self.offset, self.reads = block.buffer, block.offset, pending
             self.host = block.segment.host
+            self.view = block.view
             block.pending = None
 
     def __del__(self) -> None:
@@ -191,35 +209,37 @@ class Pool:
         """A block of at least ``nbytes`` (zero bytes allocates nothing)."""
         if nbytes <= 0:
             return Allocation(None, None, 0)
-        size = (nbytes + _guard.padding() + _MASK) & ~_MASK
+        size = (nbytes + _PAD + _MASK) & ~_MASK
         if size > self.max_alloc:
             raise MemoryError(f"darray alloc: {nbytes} bytes exceeds the largest single allocation of {self.rt.place} "
                               f"({self.max_alloc} bytes)")
-        with self.lock:
+        lock = self.lock
+        lock.acquire()
+        try:
             if self.deferred:
                 self._drain()
             self.n_allocations += 1
             stack = self.cached.get(size)
-            block: _Block | None
-            if stack:
+            if stack:  # the common case: a block of this class freed before
                 block = stack.pop()
                 hit = True
             else:
-                block = self._take(size)
-                if block is None and self.cached:
+                found = self._take(size)
+                if found is None and self.cached:
                     self._flush()
-                    block = self._take(size)
-                hit = block is not None
-                if block is None:
-                    block = self._grow(size)
+                    found = self._take(size)
+                hit = found is not None
+                block = self._grow(size) if found is None else found
             if hit:
                 self.n_hits += 1
             block.owner = _ident()
             in_use = self.in_use = self.in_use + block.size
             if in_use > self.peak:
                 self.peak = in_use
-            alloc = Allocation(self, block, nbytes)
-        if _guard.ON:
+        finally:
+            lock.release()
+        alloc = Allocation(self, block, nbytes)
+        if _PAD:
             _guard.arm(self, alloc)
         if _active:
             record_allocation(nbytes, hit)
@@ -230,21 +250,12 @@ class Pool:
         block = alloc.block
         assert block is not None  # __del__ frees an allocation once, and only one holding a block
         alloc.block = None
-        # The scheduler's entries still pending (those known complete are dropped, so a
-        # free block does not keep dead streams and their events alive).
-        pending: Pending = {}
-        reads = alloc.reads
-        if reads:
-            for k, e in reads.items():
-                if e[1] > e[0].done:
-                    pending[k] = e
-        w = alloc.write
-        if w is not None and w[1] > w[0].done:
-            sid = w[0].id
-            have = pending.get(sid)
-            if have is None or have[1] < w[1]:
-                pending[sid] = w
-        if _guard.ON:
+        reads, w = alloc.reads, alloc.write
+        # The scheduler's entries still pending go with the block (those known complete are
+        # dropped, so a free block does not keep dead streams and their events alive); where
+        # none ever was, the allocation's empty dict serves its next owner.
+        pending = reads if w is None and not reads else _live(reads, w)
+        if _PAD:
             _guard.check(self, block, alloc, pending)
         lock = self.lock
         if not lock.acquire(False):
@@ -321,6 +332,7 @@ class Pool:
 
     def _list(self, block: _Block) -> None:
         block.free = True
+        block.view = None  # kept only while the block is stacked whole (merges and splits come after)
         block.key = (block.size, block.key[1])
         lst = self.free_large if block.segment.large else self.free_small
         bisect.insort(lst, (block.key, block))

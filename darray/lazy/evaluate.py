@@ -93,7 +93,8 @@ def before_write(alloc: Any) -> None:
     calls fuse the same kernel."""
     refs = _readers.pop(id(alloc), None)
     cands = list(refs.values()) if refs else []
-    sources = _sources.pop(alloc, None)  # after this write no pending graph contains that node
+    # after this write no pending graph contains that node (``data``: skips the mapping's Python-level pop when empty)
+    sources = _sources.pop(alloc, None) if _sources.data else None
     if sources:  # pending graphs containing the node are registered under each of its reads
         dicts = [_readers.get(id(r)) or {} for r in (w() for w in sources) if r is not None]
         if dicts:

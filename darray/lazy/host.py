@@ -69,7 +69,8 @@ def _view(t: Input) -> np.ndarray:
 
 def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     """The host memory of the view ``d`` of allocation ``a`` as a NumPy array of ``dtype`` (the last
-    one made is kept on the allocation: an op's result is the next op's input)."""
+    one made is kept on the allocation, an op's result being the next op's input, and on its pool
+    block, a loop's next result being made in it)."""
     c = a.view
     if c is not None and c[0] is d and c[1] is dtype:
         return c[2]
@@ -82,7 +83,10 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
         size = dtype.itemsize
         v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
                        strides=tuple([s * size for s in d.strides]))
-    a.view = (d, dtype, v)
+    a.view = c = (d, dtype, v)
+    block = a.block
+    if block is not None:  # for the block's next owner: a loop makes the same views again
+        block.view = c
     return v
 
 
@@ -253,6 +257,19 @@ def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype) -> DArray | None:
     if alloc.write is not None or alloc.reads:
         return None
     return DArray(alloc, dim, dtype, place)
+
+
+def put(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray | None:
+    """A new array of ``dim`` (C-contiguous) and ``dtype`` holding ``values`` (broadcast to it: a
+    0-d array fills), copied in by NumPy at once: where :func:`usable` admits ``dim``'s size, into
+    a pooled block nothing is pending on, with no profile active (it lists uploads and fills).
+    Else None."""
+    if not dim.size or _active or not usable(place, dim.size):
+        return None
+    made = _fresh(place, dim, dtype)
+    if made is not None:
+        np.copyto(_memory(made._alloc, dim, dtype), values)
+    return made
 
 
 def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],

@@ -14,6 +14,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray, assign, from_numpy
 from .._convert import empty as _empty
+from .._convert import full as _filled
 from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 from . import elementwise as E
@@ -66,11 +67,12 @@ def _full(op: str, shape: Any, fill_value: Any, dtype: Any, place: Place) -> DAr
             np.asarray(fill_value).dtype
         if dtype == _dt.float64:
             dtype = default_float(place)
-    out = _empty(shape, _dt.as_dtype(dtype, op), place, op)
+    dtype = _dt.as_dtype(dtype, op)
     if type(fill_value) in PY_SCALARS or not isinstance(fill_value, DArray) and np.ndim(fill_value) == 0:
-        value = np.empty((), out.dtype)
+        value = np.empty((), dtype)
         np.copyto(value, fill_value, casting="unsafe")  # numpy.full's cast: complex -> real, 2.5 -> 2, ...
-        fill_value = value
+        return _filled(shape, value, place, op)
+    out = _empty(shape, dtype, place, op)
     assign(out, out._dim, fill_value)
     return out
 

@@ -30,7 +30,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray
-from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, input_term, scalar_value, write
+from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, from_result, input_term, scalar_value, write
 from ..dim import MAX_RANK, Dim, broadcast_shapes, normalize_axis
 from ..lazy import host
 from ..lazy.graph import Input
@@ -59,7 +59,7 @@ class _Advanced(NamedTuple):  # a NamedTuple: made once per advanced key entry, 
 
     @property
     def is_mask(self) -> bool:
-        return self.index.dtype == np.bool_
+        return self.index.dtype.kind == "b"
 
 
 def _entry(k: Any) -> Any:
@@ -90,17 +90,17 @@ def _basic(key: Any) -> bool:
     return True
 
 
-def _parse(key: Any, ndim: int) -> tuple[tuple, list[_Advanced]] | None:
+def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
     """(basic key, advanced entries) of ``key``, or None when it is all basic. In the basic key
     each advanced entry is replaced by the slices of the axes it indexes (a 0-d mask by None:
-    a new axis of length one, which it then indexes)."""
-    if _basic(key):
-        return None
-    if isinstance(key, DArray) and key.ndim and key.dtype.kind in "biu":  # a lone index array or mask
-        width = key.ndim if key.dtype.kind == "b" else 1
+    a new axis of length one, which it then indexes); None for a lone index array (no basic part)."""
+    if type(key) is DArray and key.ndim and key._dtype.kind in "biu":  # a lone index array or mask
+        width = key.ndim if key._dtype.kind == "b" else 1
         if width > ndim:
             raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {width} were indexed")
-        return (slice(None),) * width, [_Advanced(0, 0, key)]
+        return None, [_Advanced(0, 0, key)]
+    if _basic(key):
+        return None
     entries = [_entry(k) for k in (key if type(key) is tuple else (key,))]
     if not any(isinstance(e, (np.ndarray, DArray)) for e in entries):
         return None
@@ -279,7 +279,7 @@ def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None
     if parsed is None:
         return None
     basic, advanced = parsed
-    if all([type(b) is slice and b == _WHOLE for b in basic]):  # the view is x itself
+    if basic is None or all([type(b) is slice and b == _WHOLE for b in basic]):  # the view is x itself
         return x._view(x._dim), advanced
     return x._view(x._dim.getitem(basic)), advanced
 
@@ -482,7 +482,7 @@ def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
     place = cast(CLPlace, x._place)
     if host.usable(place, x.size):  # through NumPy: no kernels, no count read back
-        return from_numpy(host.call("compact_values", _select, place, [input_term(x), input_term(mask)]), place)
+        return from_result(host.call("compact_values", _select, place, [input_term(x), input_term(mask)]), place)
     src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)
     s, s_o = origin(src)
     return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o], [s])
@@ -510,7 +510,7 @@ def _nonzero_cl(x: DArray) -> tuple[DArray, ...]:
     (through NumPy on host-backed devices)."""
     place = cast(CLPlace, x._place)
     if host.usable(place, x.size):
-        return tuple(from_numpy(i.astype(np.int64, copy=False), place)
+        return tuple(from_result(i.astype(np.int64, copy=False), place)
                      for i in host.call("nonzero", np.nonzero, place, [input_term(x)]))
     pos = _compaction(x, "compact_positions", _dt.int64, [], [])
     if x.ndim == 1:
