@@ -30,7 +30,18 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray
-from .._convert import _value_term, asarray, assign, astype, empty, from_numpy, from_result, input_term, scalar_value, write
+from .._convert import (
+    _value_term,
+    asarray,
+    assign,
+    astype,
+    empty,
+    from_numpy,
+    from_result,
+    input_term,
+    scalar_value,
+    write,
+)
 from ..dim import MAX_RANK, Dim, broadcast_shapes, normalize_axis
 from ..lazy import host
 from ..lazy.graph import Input
