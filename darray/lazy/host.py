@@ -31,6 +31,7 @@ from .._array import DArray
 from ..alloc import pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
+from ..sched import capturing
 from ..sched._profile import _active
 from .graph import Input, Node, Scalar, Term, walk
 from .table import ref
@@ -138,7 +139,23 @@ def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any
 def usable(place: CLPlace, n: int) -> bool:
     """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): a host-backed
     device, ``n`` at most ``LIMIT`` (``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
-    return 0 < LIMIT and n <= LIMIT and runtime(place).host_backed and sched.capturing() is None
+    return 0 < LIMIT and n <= LIMIT and _host_pool(place) is not None and capturing() is None
+
+
+_hosts: dict[int, tuple[CLPlace, Any]] = {}  # id(place) -> (place, its pool where host-backed, else None)
+
+
+def _host_pool(place: CLPlace) -> Any:
+    """The pool of ``place`` where it is host-backed, else None; kept per place object (hashing a
+    place is a Python call, and the host path asks this once or twice per op)."""
+    found = _hosts.get(id(place))
+    if found is not None and found[0] is place:
+        return found[1]
+    p = pool(place) if runtime(place).host_backed else None
+    if len(_hosts) >= 256:
+        _hosts.clear()
+    _hosts[id(place)] = (place, p)
+    return p
 
 
 def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
@@ -252,8 +269,8 @@ def _clear(allocs: Sequence[Any], writes: int = 0) -> bool:
 
 def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype) -> DArray | None:
     """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
-    owner's command still queued)."""
-    alloc = pool(place).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
+    owner's command still queued); ``place`` is host-backed."""
+    alloc = _host_pool(place).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
     if alloc.write is not None or alloc.reads:
         return None
     return DArray(alloc, dim, dtype, place)
@@ -276,7 +293,7 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
         place: CLPlace) -> DArray | None:
     """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
     called, into a new array of ``out``: for an op exact on the host (the caller's to check) over
-    materialised arrays nothing is pending on, of 1 to ``min(LIMIT, NOW_MAX)`` elements on a
+    materialised arrays nothing is pending on, of at most ``min(LIMIT, NOW_MAX)`` elements on a
     host-backed device, with no profile (whose listing shows host runs) or ``da.jit`` trace active.
     Else None: the op is recorded. It costs less than recording the op and evaluating a graph of
     one node, and about what a chain of such ops costs as one graph. No lock is taken: a command
@@ -284,15 +301,22 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
     one NumPy array do."""
     dim = Dim.trusted(shape)
     n = dim.size
-    if not (0 < n <= LIMIT and n <= NOW_MAX) or _active or not runtime(place).host_backed \
-            or sched.capturing() is not None:
+    if not (0 < LIMIT and n <= LIMIT and n <= NOW_MAX) or _active or _host_pool(place) is None \
+            or capturing() is not None:
         return None
     vals: list[Any] = []
     for a, d in zip(args, ins):
         if type(a) is DArray:
-            if a._node is not None or not _clear((a._alloc,)):
+            if not n:  # an empty result reads nothing
+                continue
+            if a._node is not None:
                 return None
-            v = _memory(a._alloc, a._dim, a._dtype)
+            alloc = a._alloc
+            w = alloc.write
+            if w is not None and w[1] > w[0].done:  # a write still queued (``_clear``)
+                return None
+            c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
+            v = c[2] if c is not None and c[0] is a._dim and c[1] is a._dtype else _memory(alloc, a._dim, a._dtype)
             vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
         else:
             try:
@@ -300,13 +324,15 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
             except OverflowError:  # the recorded op raises darray's error
                 return None
     made = _fresh(place, dim, out)
-    if made is None:
-        return None
-    view = _memory(made._alloc, dim, out)
+    if made is None or not n:
+        return made
+    c = made._alloc.view
+    view = c[2] if c is not None and c[0] is dim and c[1] is out else _memory(made._alloc, dim, out)
+    run = _quiet_run()
     if op in _GENERAL:
-        _quiet_run()(_into, view, ref(op), vals)
+        run(_into, view, ref(op), vals)
     else:
-        _quiet_run()(ref(op), *vals, out=view)
+        run(ref(op), *vals, out=view)
     return made
 
 
@@ -333,7 +359,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     size = nodes[0].size if one else sum([x.size for x in nodes])
     if n == 0 or (n * size > LIMIT and n * _pending(nodes) > LIMIT) \
             or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])) \
-            or not runtime(place).host_backed or sched.capturing() is not None:
+            or _host_pool(place) is None or capturing() is not None:
         return False
     if size == 1 and nodes[0].op != "cast":
         _apply(nodes[0].op, nodes[0].args, targets[0], place, name)
