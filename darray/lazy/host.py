@@ -142,20 +142,19 @@ def usable(place: CLPlace, n: int) -> bool:
     return 0 < LIMIT and n <= LIMIT and _host_pool(place) is not None and capturing() is None
 
 
-_hosts: dict[int, tuple[CLPlace, Any]] = {}  # id(place) -> (place, its pool where host-backed, else None)
+_hosts: dict[int, tuple[CLPlace, Any, Any]] = {}  # id(place) -> (place, its runtime, its pool)
 
 
 def _host_pool(place: CLPlace) -> Any:
-    """The pool of ``place`` where it is host-backed, else None; kept per place object (hashing a
-    place is a Python call, and the host path asks this once or twice per op)."""
+    """The pool of ``place`` where it is host-backed, else None; the runtime and pool are kept per
+    place object (hashing a place is a Python call, and the host path asks this once or twice per op)."""
     found = _hosts.get(id(place))
-    if found is not None and found[0] is place:
-        return found[1]
-    p = pool(place) if runtime(place).host_backed else None
-    if len(_hosts) >= 256:
-        _hosts.clear()
-    _hosts[id(place)] = (place, p)
-    return p
+    if found is None or found[0] is not place:
+        if len(_hosts) >= 256:
+            _hosts.clear()
+        rt = runtime(place)
+        found = _hosts[id(place)] = (place, rt, pool(place))
+    return found[2] if found[1].host_backed else None
 
 
 def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
