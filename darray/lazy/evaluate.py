@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .._array import DArray, set_materialize
@@ -93,8 +94,8 @@ def before_write(alloc: Any) -> None:
     calls fuse the same kernel."""
     refs = _readers.pop(id(alloc), None)
     cands = list(refs.values()) if refs else []
-    # after this write no pending graph contains that node (``data``: skips the mapping's Python-level pop when empty)
-    sources = _sources.pop(alloc, None) if _sources.data else None
+    found = _sources.pop(id(alloc), None) if _sources else None  # after this write no pending graph contains that node
+    sources = found[1] if found is not None and found[0]() is alloc else None
     if sources:  # pending graphs containing the node are registered under each of its reads
         dicts = [_readers.get(id(r)) or {} for r in (w() for w in sources) if r is not None]
         if dicts:
@@ -109,9 +110,15 @@ def _reads(n: Node, alloc: Any) -> bool:
     return any(r is alloc for r in n.reads) or any(type(t) is Input and t.alloc is alloc for t in walk([n]))
 
 
-# materialised allocation -> weak references to what its node read: pending graphs that
-# contain the node read the allocation now, and are found through their registration there
-_sources: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
+# id(materialised allocation) -> (a weak reference to it, weak references to what its node read):
+# pending graphs that contain the node read the allocation now, and are found through their
+# registration there. The entry goes when the allocation does (a plain dict: one lookup per write).
+_sources: dict[int, tuple[weakref.ref, tuple]] = {}
+
+
+def _forget(key: int) -> Callable[[weakref.ref], object]:
+    """The callback dropping the entry of the allocation of id ``key`` when it goes."""
+    return lambda _: _sources.pop(key, None)
 
 
 def _hand_over(n: Node, alloc: Any) -> None:
@@ -119,7 +126,7 @@ def _hand_over(n: Node, alloc: Any) -> None:
     finds the pending graphs containing ``n``; none can when no node took ``n`` as an
     argument), then drop its arguments and reads."""
     if n.reads and n.used:
-        _sources[alloc] = tuple(weakref.ref(r) for r in n.reads)
+        _sources[id(alloc)] = (weakref.ref(alloc, _forget(id(alloc))), tuple(weakref.ref(r) for r in n.reads))
     n.args, n.reads = (), ()
 
 

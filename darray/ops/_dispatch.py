@@ -55,8 +55,13 @@ def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
     for a in args:
         if isinstance(a, DArray):
             shapes.append(a._dim.shape)
-    if len(shapes) == 1 or (len(shapes) == 2 and shapes[0] == shapes[1]):
-        return shapes[0]
+    if shapes:
+        first = shapes[0]
+        for s in shapes:
+            if s != first:
+                break
+        else:  # one shape: the common case, without broadcasting
+            return first
     try:
         return broadcast_shapes(*shapes) if shapes else ()
     except ValueError as err:

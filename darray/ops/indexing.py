@@ -105,8 +105,8 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
     """(basic key, advanced entries) of ``key``, or None when it is all basic. In the basic key
     each advanced entry is replaced by the slices of the axes it indexes (a 0-d mask by None:
     a new axis of length one, which it then indexes); None for a lone index array (no basic part)."""
-    if type(key) is DArray and key.ndim and key._dtype.kind in "biu":  # a lone index array or mask
-        width = key.ndim if key._dtype.kind == "b" else 1
+    if type(key) is DArray and key._dim.shape and key._dtype.kind in "biu":  # a lone index array or mask
+        width = len(key._dim.shape) if key._dtype.kind == "b" else 1
         if width > ndim:
             raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {width} were indexed")
         return None, [_Advanced(0, 0, key)]
@@ -158,7 +158,7 @@ def _check_mask(view: DArray, adv: _Advanced) -> None:
 
 def _on_place(index: Any, place: Place) -> DArray:
     if isinstance(index, DArray):
-        if index._place != place:
+        if index._place is not place and index._place != place:
             raise IndexError(f"darray getitem: the index is on {index._place} but the array is on {place}")
         return index
     return from_numpy(np.ascontiguousarray(index), place)
@@ -286,7 +286,7 @@ def _base(x: DArray) -> tuple[Any, np.int64]:
 
 
 def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None:
-    parsed = _parse(key, x.ndim)
+    parsed = _parse(key, len(x._dim.shape))
     if parsed is None:
         return None
     basic, advanced = parsed
@@ -372,7 +372,7 @@ def setitem(x: DArray, key: Any, value: Any, /) -> None:
         assign(x, x._dim.getitem(key), value)
         return
     view, advanced = found
-    if isinstance(value, DArray) and value._place != x._place:
+    if isinstance(value, DArray) and value._place is not x._place and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
     D.implementation("setitem", x._place)(x, key, value, view, advanced)
 
@@ -400,7 +400,8 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
     """``x[key] = value`` for an advanced ``key`` (``view``, ``advanced`` as in :func:`_getitem_cl`):
     one scatter kernel (a mask of the view's shape and a scalar: one fused ``where``; with a scalar
     or an array of ``x``'s dtype on a host-backed device: NumPy's assignment in place)."""
-    place = cast(CLPlace, x._place)
+    place = x._place
+    assert isinstance(place, CLPlace)  # (cheaper than typing.cast per call)
     if (len(advanced) == 1 and host.usable(place, view.size)
             and (advanced[0].index.shape == view.shape if advanced[0].is_mask else advanced[0].index.dtype.kind == "i")
             and (value._dtype == x.dtype if isinstance(value, DArray) else _scalar(value))):
@@ -435,7 +436,8 @@ def _scalar(value: Any) -> bool:
 def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
     """``view[key] = value`` through NumPy for one advanced entry ``adv`` (a mask of the view's shape
     or an integer array); ``value``: a scalar, or a DArray of the view's dtype."""
-    place = cast(CLPlace, view._place)
+    place = view._place
+    assert isinstance(place, CLPlace)
     index = _on_place(adv.index, place)
     is_array = isinstance(value, DArray)
     if not is_array:
@@ -491,7 +493,8 @@ def _select(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _compact(x: DArray, mask: DArray) -> DArray:
     """``x[mask]`` for a mask of ``x``'s shape: the selected elements in C order."""
-    place = cast(CLPlace, x._place)
+    place = x._place
+    assert isinstance(place, CLPlace)
     if host.usable(place, x.size):  # through NumPy: no kernels, no count read back
         return from_result(host.call("compact_values", _select, place, [input_term(x), input_term(mask)]), place)
     src = x.reshape(-1) if x._dim.is_c_contiguous else astype(x, x.dtype, copy=True).reshape(-1)

@@ -50,6 +50,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
     def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None) -> Any:
+        if out is None and dtype is None and len(args) == self.nin:  # the common call: no output, no loop dtype
+            return self._compute(*args)  # (``where`` only applies to given outputs)
         if len(args) == self.nin + self.nout and out is None:  # outputs given by position, as NumPy allows
             args, out = args[:self.nin], args[self.nin:]
         if len(args) != self.nin:

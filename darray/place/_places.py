@@ -88,6 +88,8 @@ def default() -> Place:
     """``DARRAY_DEVICE`` if set, else the best OpenCL device that passed its probe (one warning
     names the better devices that failed it and why), else ``cpu`` with one warning."""
     global _default
+    if _default is not None:  # set once
+        return _default
     with _default_lock:
         if _default is None:
             env = os.environ.get("DARRAY_DEVICE", "").strip()
