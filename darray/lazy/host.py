@@ -266,10 +266,10 @@ def _clear(allocs: Sequence[Any], writes: int = 0) -> bool:
     return True
 
 
-def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype) -> DArray | None:
+def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray | None:
     """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
-    owner's command still queued); ``place`` is host-backed."""
-    alloc = _host_pool(place).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
+    owner's command still queued); ``place`` is host-backed, ``p`` its pool (when known)."""
+    alloc = (p or _host_pool(place)).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
     if alloc.write is not None or alloc.reads:
         return None
     return DArray(alloc, dim, dtype, place)
@@ -300,8 +300,8 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
     one NumPy array do."""
     dim = Dim.trusted(shape)
     n = dim.size
-    if not (0 < LIMIT and n <= LIMIT and n <= NOW_MAX) or _active or _host_pool(place) is None \
-            or capturing() is not None:
+    p = _host_pool(place)
+    if not (0 < LIMIT and n <= LIMIT and n <= NOW_MAX) or _active or p is None or capturing() is not None:
         return None
     vals: list[Any] = []
     for a, d in zip(args, ins):
@@ -322,7 +322,7 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
-    made = _fresh(place, dim, out)
+    made = _fresh(place, dim, out, p)
     if made is None or not n:
         return made
     c = made._alloc.view

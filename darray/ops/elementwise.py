@@ -107,9 +107,24 @@ def _call(impl: str, name: str, args: tuple[Any, ...]) -> tuple[Any, np.dtype, t
     op = TABLE[name]
     if len(args) != op.arity:
         raise TypeError(f"darray {name}: takes {op.arity} array arguments, got {len(args)}")
-    args, place = D.operands(name, args)
+    place: Any = None
+    shape: Any = None
+    for a in args:  # the common case in one pass: DArrays of one place and shape, and Python scalars
+        if type(a) is DArray:
+            if place is None:
+                place, shape = a._place, a._dim.shape
+            elif a._place is not place or a._dim.shape != shape:
+                place = None
+                break
+        elif type(a) not in D.PY_SCALARS:
+            place = None
+            break
+    fast = place is not None
+    if not fast:
+        args, place = D.operands(name, args)
     ins, out, exact, fn, checks = _plan(impl, op, args, place)
-    shape = D.shape_of(name, args)
+    if not fast:
+        shape = D.shape_of(name, args)
     if checks:
         op, args = _checked(op, args, ins)
     return fn(op, args, ins, out, shape, exact, place), out, shape, place

@@ -22,6 +22,7 @@ unspecified (NumPy: the last), as in CuPy.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from math import prod
 from typing import Any, NamedTuple, NoReturn, cast
 
@@ -62,15 +63,13 @@ _INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`
 
 class _Advanced(NamedTuple):  # a NamedTuple: made once per advanced key entry, quicker than a frozen dataclass
     """One advanced entry: the axis of the basic view it indexes (the first of ``ndim`` for a
-    mask), the axis of the original array (for messages) and the index (np.ndarray or DArray)."""
+    mask), the axis of the original array (for messages), the index (np.ndarray or DArray) and
+    whether it is a mask (a bool index)."""
 
     axis: int
     source_axis: int
     index: Any
-
-    @property
-    def is_mask(self) -> bool:
-        return self.index.dtype.kind == "b"
+    is_mask: bool
 
 
 def _entry(k: Any) -> Any:
@@ -109,7 +108,7 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
         width = len(key._dim.shape) if key._dtype.kind == "b" else 1
         if width > ndim:
             raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {width} were indexed")
-        return None, [_Advanced(0, 0, key)]
+        return None, [_Advanced(0, 0, key, key._dtype.kind == "b")]
     if _basic(key):
         return None
     entries = [_entry(k) for k in (key if type(key) is tuple else (key,))]
@@ -134,13 +133,14 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
             axis += ndim - consumed
             source += ndim - consumed
         elif isinstance(e, int) or e.ndim or e.dtype.kind != "b":
-            width = 1 if isinstance(e, int) else (e.ndim if e.dtype.kind == "b" else 1)
-            advanced.append(_Advanced(axis, source, np.asarray(e) if isinstance(e, int) else e))
+            mask = not isinstance(e, int) and e.dtype.kind == "b"
+            width = e.ndim if mask else 1
+            advanced.append(_Advanced(axis, source, np.asarray(e) if isinstance(e, int) else e, mask))
             basic += [slice(None)] * width
             axis += width
             source += width
         else:  # a 0-d mask: a new axis of length one, kept or dropped
-            advanced.append(_Advanced(axis, source, np.zeros(int(bool(e)), np.int64)))
+            advanced.append(_Advanced(axis, source, np.zeros(int(bool(e)), np.int64), False))
             basic.append(None)
             axis += 1
     return tuple(basic), advanced
@@ -291,7 +291,7 @@ def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None
         return None
     basic, advanced = parsed
     if basic is None or all([type(b) is slice and b == _WHOLE for b in basic]):  # the view is x itself
-        return x._view(x._dim), advanced
+        return x, advanced
     return x._view(x._dim.getitem(basic)), advanced
 
 
@@ -439,24 +439,24 @@ def _set_host(view: DArray, adv: _Advanced, value: Any) -> None:
     place = view._place
     assert isinstance(place, CLPlace)
     index = _on_place(adv.index, place)
-    is_array = isinstance(value, DArray)
-    if not is_array:
-        value = scalar_value(value, view.dtype)
     target = input_term(view)
     lazy.before_write(target.alloc)
     lead = (slice(None),) * adv.axis
-    reads = [input_term(index), *([input_term(value)] if is_array else [])]
+    if isinstance(value, DArray):
+        fn, reads = partial(_store, lead, None), [input_term(index), input_term(value)]
+    else:
+        fn, reads = partial(_store, lead, scalar_value(value, view._dtype)), [input_term(index)]
     try:
-        host.call("setitem", (lambda d, i, v: _assign(d, (*lead, i), v)) if is_array
-                  else (lambda d, i: _assign(d, (*lead, i), value)), place, reads, [target])
+        host.call("setitem", fn, place, reads, [target])
     except IndexError:
         _raise_bad(view, [(adv.axis, adv.source_axis, index)])
     except ValueError as err:
         raise ValueError(f"darray setitem: {err}") from None
 
 
-def _assign(dst: np.ndarray, key: tuple, values: Any) -> None:
-    dst[key] = values
+def _store(lead: tuple, value: Any, dst: np.ndarray, index: np.ndarray, values: Any = None) -> None:
+    """``dst[(*lead, index)] = value`` (``values``, the view of a DArray, where given)."""
+    dst[(*lead, index) if lead else index] = value if values is None else values
 
 
 def _scatter(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> None:
