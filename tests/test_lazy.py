@@ -498,6 +498,21 @@ def test_write_into_materialised_node_shared_by_pending_graph(place):
     np.testing.assert_allclose(w.get(), (x * 4) ** 2, rtol=1e-6)
 
 
+def test_sources_go_with_their_allocation(place):
+    """What a materialised node read (kept so a write into its allocation finds the pending graphs
+    containing the node) is dropped with the allocation: a loop leaves no record behind."""
+    x, X = arr(place, (4,))
+    before = len(lazy_eval._sources)
+    for k in range(200):
+        a = X * k
+        y = a + 1                            # pending; its graph contains a's node
+        a.eval()                             # a's reads are recorded under its allocation
+        np.testing.assert_allclose(y.get(), x * k + 1)
+    assert len(lazy_eval._sources) <= before + 1   # the last a's
+    del a, y
+    assert len(lazy_eval._sources) <= before
+
+
 def test_many_pending_readers_of_one_array(place):
     x, X = arr(place, (8,))
     ys = [X + i for i in range(300)]

@@ -222,6 +222,113 @@ def test_ops_over_settled_arrays_run_at_once(place, monkeypatch):
     assert (x + 1)._node is not None
 
 
+def test_ops_over_empty_arrays_run_at_once(place, monkeypatch):
+    """An op with an empty result reads nothing: a new empty array at once (no graph), with NumPy's
+    dtype and broadcast shape; darray's errors on the scalars still come first."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    e = da.zeros((0, 3), dtype=da.float32, device=place)
+    row = da.asarray(np.ones(3, np.float32), device=place)
+    da.synchronize()
+    for y, want in ((e + row, np.zeros((0, 3), np.float32) + np.ones(3, np.float32)),
+                    (e < 1.5, np.zeros((0, 3), np.float32) < 1.5), (da.sqrt(e), np.sqrt(np.zeros((0, 3), np.float32)))):
+        assert y._node is None and y.shape == want.shape and y.dtype == want.dtype
+        assert y.get().shape == want.shape
+    with pytest.raises(OverflowError, match="darray add"):
+        da.zeros(0, dtype=da.int8, device=place) + 300
+    monkeypatch.setattr(host, "LIMIT", 0)  # host path off: recorded, the same result
+    y = e + row
+    assert y._node is not None and y.get().shape == (0, 3)
+
+
+def _count_puts(monkeypatch):
+    """A list that gets True for each ``host.put`` that put its values at once, False for each refusal."""
+    done: list[bool] = []
+    put = host.put
+
+    def spy(*args):
+        out = put(*args)
+        done.append(out is not None)
+        return out
+    monkeypatch.setattr(host, "put", spy)
+    return done
+
+
+def test_uploads_fills_and_selections_are_put_at_once(place, monkeypatch):
+    """asarray, full/zeros/ones, x[mask] and nonzero copy NumPy's values into a pooled block as
+    they are called (over the views of every layout NumPy gives); under a profile, past the work
+    limit or with the host path off they take the upload or fill command."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    done = _count_puts(monkeypatch)
+    h = np.arange(24, dtype=np.float64).reshape(4, 6)
+    for view in (h, h[::-1], h.T, h[:, ::2], h[1:3, 2:5], h[::-2, ::-3]):
+        got = da.asarray(view, device=place)
+        assert got._dim.is_c_contiguous
+        np.testing.assert_array_equal(got.get(), view)
+    assert done and all(done)
+    done.clear()
+    for made, want in ((da.zeros((3, 5), dtype=da.int16, device=place), np.zeros((3, 5), np.int16)),
+                       (da.full(7, -0.0, device=place), np.full(7, -0.0)),
+                       (da.full(4, 2.9, dtype=da.int32, device=place), np.full(4, 2.9).astype(np.int32)),
+                       (da.ones((2, 2), dtype=da.bool, device=place), np.ones((2, 2), bool))):
+        assert made.dtype == want.dtype
+        np.testing.assert_array_equal(made.get(), want)
+        assert np.signbit(made.get()).tolist() == np.signbit(want).tolist()
+    x = da.asarray(h, device=place)
+    da.synchronize()
+    np.testing.assert_array_equal(x[x > 7.5].get(), h[h > 7.5])
+    np.testing.assert_array_equal(da.nonzero(x > 20)[1].get(), np.nonzero(h > 20)[1])
+    assert done and all(done)
+    done.clear()
+    with da.profile() as p:
+        np.testing.assert_array_equal(da.zeros(5, device=place).get(), np.zeros(5))
+        np.testing.assert_array_equal(da.asarray(h[::2], device=place).get(), h[::2])
+    assert not any(done) and p.launches  # the fill and the upload are listed
+    monkeypatch.setattr(host, "LIMIT", 23)  # the values of a 24-element array: past the limit
+    np.testing.assert_array_equal(da.asarray(h, device=place).get(), h)
+    np.testing.assert_array_equal(da.full((4, 6), 3, device=place).get(), np.full((4, 6), 3))
+    assert not any(done[-2:])
+
+
+def test_put_waits_for_no_pending_block(place, monkeypatch):
+    """A pooled block an earlier owner's command still uses is not filled at once: the fill is
+    ordered after that command instead."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    done = _count_puts(monkeypatch)
+    x = da.asarray(np.arange(64, dtype=np.float32), device=place)
+    da.synchronize()
+    gate = cl.UserEvent(runtime(place).context)
+    sched.launch("gate", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[gate]), place=place, reads=[x._alloc])
+    del x  # its block goes back to the pool with the gated read pending
+    opener = threading.Timer(0.2, gate.set_status, (cl.command_execution_status.COMPLETE,))
+    opener.start()  # the fill waits for the gate (a host fill waits on the calling thread)
+    try:
+        y = da.full(64, 5.0, dtype=da.float32, device=place)  # the same size class: that block
+    finally:
+        opener.join()
+    np.testing.assert_array_equal(y.get(), np.full(64, 5.0, np.float32))
+    assert done[-1] is False
+
+
+def test_host_views_are_kept_on_pool_blocks(place, monkeypatch):
+    """A loop's next result lands in the block the last one freed, whose host view is kept: the
+    same NumPy view serves it, with the new values; a merge of free blocks drops the view."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 20)
+    a = da.asarray(np.linspace(0, 1, 1000), device=place)
+    b = da.asarray(np.linspace(1, 2, 1000), device=place)
+    da.synchronize()
+    y = a + b
+    view = y._alloc.view
+    assert view is not None and view[0] is y._dim
+    block = y._alloc.block
+    del y
+    z = a * b
+    assert z._alloc.block is block and z._alloc.view[2] is view[2]
+    np.testing.assert_array_equal(z.get(), np.linspace(0, 1, 1000) * np.linspace(1, 2, 1000))
+    del z
+    da.alloc.empty_cache(place)  # stacked blocks merge into the free lists
+    assert block.view is None
+
+
 def test_at_once_waits_for_no_write(place, monkeypatch):
     """An argument whose last write is still queued: the op is recorded (its evaluation waits)."""
     monkeypatch.setattr(host, "LIMIT", 1 << 20)
