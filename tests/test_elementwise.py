@@ -703,6 +703,9 @@ def test_mismatched_places(cl_place):
         assert "cpu" in msg and "cl:" in msg, msg
     assert da.add(x, x).get().tolist() == [2.0] * 3
     assert da.add(y, y).get().tolist() == [2.0] * 3
+    same = da.ones(3, device=type(cl_place)(cl_place.index))  # an equal place, another object
+    assert same.place is not x.place and da.add(x, same).get().tolist() == [2.0] * 3
+    assert x[same > 0].get().tolist() == [1.0] * 3
 
 
 def test_wrong_arity_and_operands(any_place):
