@@ -270,7 +270,7 @@ def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray |
     """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
     owner's command still queued); ``place`` is host-backed, ``p`` its pool (when known)."""
     alloc = (p or _host_pool(place)).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
-    if alloc.write is not None or alloc.reads:
+    if (alloc.write is not None or alloc.reads) and not _clear((alloc,), 1):  # (entries known complete are no bar)
         return None
     return DArray(alloc, dim, dtype, place)
 
