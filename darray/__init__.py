@@ -124,6 +124,8 @@ from .ops.sorting import *  # noqa: F403
 from .ops.sorting import __all__ as _sorting_all
 from .ops.statistics import *  # noqa: F403
 from .ops.statistics import __all__ as _statistics_all
+from .ops.taking import *  # noqa: F403
+from .ops.taking import __all__ as _taking_all
 from .ops.ufunc import *  # noqa: F403
 from .ops.ufunc import __all__ as _ufunc_all
 from .ops.windows import *  # noqa: F403
@@ -167,7 +169,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "can_cast", "finfo", "iinfo", "isdtype", "result_type",
     *_creation_all, *_elementwise_all, *_reduction_all, "cumulative_sum", "cumulative_prod", "cumsum", "cumprod",
-    *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_searching_all,
+    *_linalg_all, *_EXTENSIONS, *_manipulation_all, *_arrange_all, *_indexing_all, *_taking_all, *_searching_all,
     *_sorting_all, *_sets_all,
     "__array_api_version__", "__array_namespace_info__", "astype", "e", "inf", "nan", "newaxis", "pi",
     "dtype", "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",

@@ -22,7 +22,7 @@ from . import dtypes as _dt
 from ._array import DArray
 from ._convert import asarray, assign, to_numpy
 from .dim import Dim
-from .ops import indexing, manipulation
+from .ops import manipulation, taking
 from .ops.creation import arange, zeros
 
 # method -> the namespace function it calls with the array first (NumPy's method and function share
@@ -124,7 +124,7 @@ class FlatIter:
             if values.size in (1, size) or values.ndim == 0:
                 flat[key] = values.reshape(selected.shape) if values.size == size else values
                 return
-        indexing.put(x, arange(x.size, device=x.place)[key], value)
+        taking.put(x, arange(x.size, device=x.place)[key], value)
 
 
 def _view(self: DArray, dtype: Any = None, type: Any = None) -> DArray:  # noqa: A002  (NumPy's name)

@@ -22,10 +22,10 @@ import numpy as np
 from .._array import DArray
 from ..ops.creation import empty, full
 from ..ops.elementwise import divide, isnan
-from ..ops.indexing import take
 from ..ops.linalg import tensordot
 from ..ops.manipulation import concat
 from ..ops.reduction import sum as _sum
+from ..ops.taking import take
 from ._on_import import on_import
 
 TRIGGER = "dask.array"  # the module whose import completes Dask's array dispatch tables

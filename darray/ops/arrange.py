@@ -22,8 +22,8 @@ from .._convert import assign, empty
 from ..dim import normalize_axis
 from . import elementwise as E
 from .creation import arange
-from .indexing import take
 from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape
+from .taking import take
 
 __all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
 

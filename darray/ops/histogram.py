@@ -26,9 +26,9 @@ from . import elementwise as E
 from . import reduction as R
 from ._kernel import origin, run, source
 from .creation import ascontiguousarray
-from .indexing import take
 from .manipulation import reshape
 from .searching import searchsorted
+from .taking import take
 
 
 def _array(x: Any, place: Any = None) -> DArray:

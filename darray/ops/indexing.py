@@ -1,5 +1,5 @@
-"""Advanced indexing: integer arrays and boolean masks in get and set, take, take_along_axis,
-put, nonzero.
+"""Advanced indexing: integer arrays and boolean masks in get and set, nonzero (``take``,
+``take_along_axis`` and ``put`` build on it in ``ops.taking``).
 
 Basic indices (ints, slices, ``...``, ``None``) make views (``Dim.getitem``). A key with an
 integer array (DArray, NumPy array or list) or a boolean mask follows NumPy's rules: masks
@@ -43,7 +43,7 @@ from .._convert import (
     scalar_value,
     write,
 )
-from ..dim import MAX_RANK, Dim, broadcast_shapes, normalize_axis
+from ..dim import MAX_RANK, Dim, broadcast_shapes
 from ..lazy import host
 from ..lazy.graph import Input
 from ..place import CLPlace, Place
@@ -54,7 +54,7 @@ from ._kernel import launch, origin
 from .creation import arange
 from .scan import cumulative_sum
 
-__all__ = ["take", "take_along_axis", "put", "nonzero"]
+__all__ = ["nonzero"]
 
 _RAW = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong", 16: "ulong2"}
 _INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
@@ -531,71 +531,3 @@ def _nonzero_cl(x: DArray) -> tuple[DArray, ...]:
         return (pos,)
     inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
     return tuple((pos // inner[j]) % x.shape[j] for j in range(x.ndim))
-
-
-def _positions(op: str, indices: Any, place: Any) -> Any:
-    """The ``indices`` of ``take`` or ``put`` as integers: NumPy casts them to intp with the
-    'same_kind' rule, so bools count as 0 and 1 (not a mask) and floats or complex are a TypeError."""
-    if isinstance(indices, int) and not isinstance(indices, bool):
-        return indices
-    idx = indices if isinstance(indices, DArray) else asarray(indices, device=place)
-    if idx.dtype.kind == "b":
-        return astype(idx, _dt.int64, copy=False)
-    if idx.dtype.kind not in "iu":
-        raise TypeError(f"darray {op}: cannot cast the indices from {idx.dtype} to int64; indices must be "
-                        "integers (or bools, counted as 0 and 1)")
-    return idx
-
-
-def take(x: DArray, indices: Any, /, *, axis: int | None = None) -> DArray:
-    """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened array).
-
-    See also: numpy.take (mode "raise" only). Differs from NumPy: a list or Python float of
-    integral floats is a TypeError, as a float array is (NumPy casts those unsafely)."""
-    indices = _positions("take", indices, x.place)
-    if axis is None:
-        return getitem(x.reshape(-1), (indices,))
-    axis = normalize_axis(axis, x.ndim, "take")
-    return getitem(x, (slice(None),) * axis + (indices,))
-
-
-def take_along_axis(x: DArray, indices: Any, /, *, axis: int = -1) -> DArray:
-    """Elements of ``x`` at ``indices`` along ``axis``; the other axes broadcast.
-
-    See also: numpy.take_along_axis."""
-    idx = indices if isinstance(indices, DArray) else asarray(indices, device=x._place)
-    if idx.dtype.kind not in "iu":
-        raise IndexError(f"darray take_along_axis: indices must be integers, got {idx.dtype}")
-    if idx.ndim != x.ndim:
-        raise ValueError(f"darray take_along_axis: indices and x must have the same number of dimensions, "
-                         f"got {idx.ndim} and {x.ndim}")
-    axis = normalize_axis(axis, x.ndim, "take_along_axis")
-    key = tuple(idx if d == axis else
-                arange(n, dtype=_dt.int64, device=x._place).reshape((1,) * d + (n,) + (1,) * (x.ndim - d - 1))
-                for d, n in enumerate(x.shape))
-    return getitem(x, key)
-
-
-def put(x: DArray, indices: Any, values: Any, /) -> None:
-    """``x.flat[indices] = values`` in place, ``values`` repeated to the length of ``indices``.
-
-    See also: numpy.put (mode "raise" only)."""
-    idx = asarray(_positions("put", indices, x._place), device=x._place).reshape(-1)
-    vals = (values if isinstance(values, DArray) else asarray(values, device=x._place)).reshape(-1)
-    if not idx.size:
-        return
-    if not vals.size:
-        raise ValueError("darray put: cannot put an empty set of values into a non-empty set of indices")
-    if vals.size != idx.size:
-        vals = take(vals, arange(idx.size, dtype=_dt.int64, device=x._place) % vals.size)
-    if x.ndim == 0:
-        setitem(x.reshape(1), (idx,), vals)
-        return
-    n = x.size
-    flat = E.where(idx < 0, idx + n, idx)
-    bad = (idx < -n) | (idx >= n)
-    if _checked() and bool(R.any(bad)):
-        first = idx.get()[bad.get()][0]
-        raise IndexError(f"darray put: index {first} is out of bounds for size {n}")
-    inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
-    setitem(x, tuple((flat // inner[j]) % x.shape[j] for j in range(x.ndim)), vals)

@@ -17,9 +17,9 @@ from .._array import DArray
 from .._convert import asarray, to_numpy
 from ..dim import normalize_axis
 from ._out import finish
-from .indexing import take
 from .manipulation import arrays_of, broadcast_to, concat, moveaxis, named, one, reshape, split
 from .shaping import atleast_1d, atleast_2d, atleast_3d
+from .taking import take
 
 
 def _cast_all(op: str, xs: list[DArray], dtype: Any, casting: str) -> list[DArray]:

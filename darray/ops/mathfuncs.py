@@ -23,7 +23,6 @@ from . import reduction as R
 from ._out import finish
 from .arrange import diff, pad
 from .creation import default_float, zeros
-from .indexing import take
 from .linalg import diagonal as _last_two_diagonal
 from .linalg import dot as _dot
 from .linalg import matmul, tensordot
@@ -31,6 +30,7 @@ from .linalg import outer as _outer
 from .manipulation import concat, moveaxis, reshape, stack, transpose
 from .scan import cumulative_sum
 from .searching import searchsorted
+from .taking import take
 
 
 def _array(x: Any, place: Any = None) -> DArray:

@@ -17,7 +17,7 @@ from .._convert import astype, check_dtype, empty, from_numpy
 from ..place import CLPlace, Place
 from . import _dispatch as D
 from ._kernel import launch, origin
-from .indexing import take
+from .taking import take
 
 __all__ = ["searchsorted"]
 

@@ -24,9 +24,10 @@ from . import elementwise as E
 from . import reduction as R
 from ._out import finish
 from .creation import arange, full, zeros_like
-from .indexing import nonzero, put, setitem, take, take_along_axis
+from .indexing import nonzero, setitem
 from .manipulation import stack
 from .sorting import argsort, sort
+from .taking import put, take, take_along_axis
 
 # ``place`` is left out of the namespace: ``darray.place`` is the package of places (CPUPlace, CLPlace).
 __all__ = ["where", "partition", "argpartition", "lexsort", "sort_complex", "argwhere", "flatnonzero", "extract",

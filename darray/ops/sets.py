@@ -27,12 +27,13 @@ from . import elementwise as E
 from . import reduction as R
 from ._kernel import ref
 from .creation import arange, full
-from .indexing import nonzero, take
+from .indexing import nonzero
 from .manipulation import concat, moveaxis
 from .scan import _scan_rows, cumulative_sum
 from .selection import lexsort
 from .sorting import argsort as sort_index
 from .sorting import complex_argsort, contiguous, kernel, launch, sort, sort_rows, span
+from .taking import take
 
 __all__ = ["unique", "union1d", "intersect1d", "setdiff1d", "setxor1d",
            "unique_values", "unique_counts", "unique_inverse", "unique_all", "isin",

@@ -38,10 +38,10 @@ from ..place import CLPlace, runtime
 from . import _dispatch as D
 from . import elementwise as E
 from ._kernel import host_memory, on_host, ref, run, source
-from .indexing import take_along_axis
 from .radix_gpu import fits, key_options
 from .radix_gpu import sort_rows as gpu_rows
 from .scan import _scan_rows
+from .taking import take_along_axis
 
 __all__ = ["sort", "argsort"]
 

@@ -25,11 +25,11 @@ from . import reduction as R
 from ._out import finish
 from .creation import diag, full
 from .histogram import histogram_bin_edges, uniform_counts
-from .indexing import take, take_along_axis
 from .linalg import matmul
 from .manipulation import broadcast_to, concat, moveaxis, reshape
 from .scan import cumulative_sum
 from .sorting import argsort, sort
+from .taking import take, take_along_axis
 
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
             "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")

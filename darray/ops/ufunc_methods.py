@@ -25,8 +25,8 @@ from . import reduction as R
 from . import scan as S
 from ._out import finish
 from .creation import full
-from .indexing import put, take
 from .manipulation import broadcast_to, concat, moveaxis, reshape, stack
+from .taking import put, take
 
 
 class ufunc(Protocol):  # noqa: N801  (what these methods read of ``ops.ufunc.ufunc``, which imports this module)

@@ -15,10 +15,10 @@ from .._array import DArray
 from .._convert import asarray
 from ..ops import elementwise as E
 from ..ops.creation import default_float
-from ..ops.indexing import take, take_along_axis
 from ..ops.searching import searchsorted
 from ..ops.selection import where
 from ..ops.sorting import argsort
+from ..ops.taking import take, take_along_axis
 from ..place import Place, PlaceLike
 from ._distributions import Distributions, Number
 from ._multivariate import Multivariate
