@@ -289,6 +289,34 @@ def test_uploads_fills_and_selections_are_put_at_once(place, monkeypatch):
     assert not any(done[-2:])
 
 
+@pytest.mark.parametrize("n", [1, 7, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 16385, 32768, 32769])
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in ("bool", "int8", "float32", "float64")], ids=str)
+def test_put_sizes_around_lane_block_and_limit_edges(place, monkeypatch, n, dtype):
+    """Uploads of reversed, stepped and transposed views, fills, x[mask], nonzero and mask
+    assignments at sizes around the lane, chunk and work-limit edges (32769: past ``LIMIT``, the
+    command paths) give NumPy's values."""
+    monkeypatch.setattr(host, "LIMIT", 32768)
+    rng = np.random.default_rng(n)
+    base = (rng.standard_normal(2 * n) * 50).astype(dtype)
+    flipped, stepped, across = base[::-1][:n], base[::2], base.reshape(2, n).T
+    for view in (flipped, stepped, across):
+        np.testing.assert_array_equal(da.asarray(view, device=place).get(), view)
+    fill = np.array(-0.0 if dtype.kind == "f" else 1).astype(dtype)
+    made = da.full(n, fill, dtype=dtype, device=place).get()
+    np.testing.assert_array_equal(made, np.full(n, fill, dtype))
+    assert np.signbit(made).tolist() == np.signbit(np.full(n, fill, dtype)).tolist()
+    np.testing.assert_array_equal(da.zeros((n, 1), dtype=dtype, device=place).get(), np.zeros((n, 1), dtype))
+    x = da.asarray(flipped, device=place)
+    m = rng.random(n) < 0.5
+    dm = da.asarray(m, device=place)
+    np.testing.assert_array_equal(x[dm].get(), flipped[m])
+    np.testing.assert_array_equal(da.nonzero(dm)[0].get(), np.nonzero(m)[0])
+    want = flipped.copy()
+    want[m] = want[~m][:1].repeat(m.sum()) if (~m).any() else want[m]
+    x[dm] = x[~dm][:1].reshape(()) if (~m).any() else x[dm]
+    np.testing.assert_array_equal(x.get(), want)
+
+
 def test_put_waits_for_no_pending_block(place, monkeypatch):
     """A pooled block an earlier owner's command still uses is not filled at once: the fill is
     ordered after that command instead."""
