@@ -5,8 +5,13 @@
   pyopencl enqueues on that queue runs in order with darray's later work on the stream.
 - ``da.from_pyopencl(a)`` (and ``da.asarray(a)``) wraps a pyopencl array of darray's context as
   a DArray (no copy); darray's first command on it waits for everything enqueued on ``a.queue``
-  so far. Handing back an array that ``to_pyopencl`` lent gives the lender's memory record, so
-  darray then also waits for pyopencl's work from any stream and the host. An array of another
+  so far. Handing back an array that ``to_pyopencl`` lent gives the lender's memory record.
+
+Either way the memory is shared from then on: every darray command on it (kernels, copies, host
+reads and writes) first waits for what pyopencl has enqueued on the array's queue by then
+(``sched.share``), and darray's host engine computes over it through maps, not at once. darray's
+own work is on its streams: synchronize (``da.synchronize()``) before pyopencl reads what darray
+wrote from another queue. An array of another
   context cannot share memory: ``from_pyopencl`` raises, ``asarray`` copies through the host.
 """
 from __future__ import annotations
@@ -47,8 +52,17 @@ def to_pyopencl(x: DArray) -> cla.Array:
                          place=place, writes=[alloc], stream=stream)
     offset = alloc.offset + x._dim.offset * x.itemsize
     _lent[(alloc.buffer.int_ptr, offset)] = alloc
+    _shared(alloc, stream.queue)
     return cla.Array(stream.queue, x.shape, x.dtype, data=alloc.buffer, offset=offset, strides=x.strides,
                      events=[entry[2]])
+
+
+def _shared(alloc: Allocation, queue: cl.CommandQueue) -> None:
+    """``alloc`` as memory pyopencl writes too: darray's host engine leaves it alone (its memory is
+    reached through maps, ordered by the scheduler) and every darray command on it comes after
+    what pyopencl enqueued on ``queue`` by then (``sched.share``)."""
+    alloc.host = alloc.view = None
+    sched.share(alloc, queue)
 
 
 def _place_of(context: cl.Context | None) -> CLPlace | None:
@@ -80,10 +94,9 @@ def from_pyopencl(a: cla.Array) -> DArray:
         offset = a.offset // item
     else:
         offset = (a.offset - alloc.offset) // item
-    # everything pyopencl enqueued on a.queue so far (an array made without a queue fails here)
-    handed = cl.enqueue_marker(a.queue)  # type: ignore[arg-type]  # a.queue: None when made without one
-    sched.launch("from_pyopencl", lambda q, wait_for: cl.enqueue_marker(q, wait_for=[handed, *(wait_for or [])]),
-                 place=place, writes=[alloc])
+    if a.queue is None:
+        raise ValueError("darray from_pyopencl: the array has no queue (darray orders its work after the array's)")
+    _shared(alloc, a.queue)
     return DArray(alloc, Dim(tuple(a.shape), tuple(s // item for s in a.strides), offset), dtype, place)
 
 

@@ -57,10 +57,10 @@ def _flatten_static(obj: _Static) -> tuple[tuple[Any, ...], Any]:
         hash(obj.value)
     except TypeError:
         raise TypeError(f"darray.jit: static argument {obj.value!r} is not hashable") from None
-    return (), obj.value
+    return (), _tree.Static(obj.value)
 
 
-register(_Static, _flatten_static, lambda aux, children: aux)
+register(_Static, _flatten_static, lambda aux, children: aux.value)
 
 
 class Jitted:
@@ -109,15 +109,23 @@ class Jitted:
         return key, leaves, groups, place
 
     def _program(self, key: tuple, leaves: list[DArray], groups: list[int], place: CLPlace) -> Program:
+        spec = key[0]
         p = self._cache.get(key)
+        sized = p is not None and p.by_extent
+        if sized:  # its trace read how far the inputs' memory reaches: keyed by that too
+            key = (key, _extents(leaves, groups))
+            p = self._cache.get(key)
         if p is None:
             with self._lock:
                 p = self._cache.get(key)
                 if p is None:
-                    p = trace(self.fn, getattr(self.fn, "__name__", "jit"), key[0], leaves, groups, place)
+                    p = trace(self.fn, getattr(self.fn, "__name__", "jit"), spec, leaves, groups, place)
                     self.traces += 1
                     if len(self._cache) >= self.maxsize:  # the least recently used goes
                         del self._cache[min(self._cache, key=lambda k: self._cache[k].used)]
+                    if p.by_extent and not sized:  # the plain key sends later calls to the sized one
+                        self._cache[key] = p
+                        key = (key, _extents(leaves, groups))
                     self._cache[key] = p
                     p.used = next(_clock)
                     return p
@@ -148,6 +156,14 @@ class Jitted:
         """Drop every cached program (and its arena)."""
         with self._lock:
             self._cache.clear()
+
+
+def _extents(leaves: list[DArray], groups: list[int]) -> tuple[int, ...]:
+    """The bytes of each input group's memory (a program whose trace read them is keyed by them)."""
+    sizes = [0] * (max(groups, default=-1) + 1)
+    for x, g in zip(leaves, groups):
+        sizes[g] = max(sizes[g], x._data().nbytes)
+    return tuple(sizes)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, static_argnames: Sequence[str] | str = (),

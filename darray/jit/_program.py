@@ -77,6 +77,7 @@ class Program:
     arena: list[Any] | None = None    # its allocation (one per slot under DARRAY_CHECK_BOUNDS)
     fixed: list[Any] | None = None     # the bound buffer of each slot that is the same every call
     used: int = 0                      # when it last ran (the jitted function's cache drops the oldest)
+    by_extent: bool = False            # the trace read how far an input's memory reaches: keyed by its size too
     recorded: bool = False             # replays through command buffers (``_cmdbuf``), one per queue
     buffers: dict[int, CommandBuffer] | None = None
 
@@ -113,7 +114,9 @@ def trace(fn: Callable[..., Any], name: str, spec: Any, leaves: list[DArray], gr
         out_leaves: list[DArray] = []
         out_spec = _tree.flatten(out, out_leaves)
         lazy.evaluate(*[x for x in (*out_leaves, *stand) if x._node is not None])
-    return _plan(name, place, rec, slots, stand, out_leaves, out_spec)
+    p = _plan(name, place, rec, slots, stand, out_leaves, out_spec)
+    p.by_extent = rec.extent
+    return p
 
 
 def _plan(name: str, place: CLPlace, rec: Recorder, inputs: list[Slot], stand: list[DArray],

@@ -6,8 +6,11 @@ object is static: part of the structure, compared by value (it must be hashable)
 """
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from .._array import DArray
 
@@ -43,7 +46,43 @@ def flatten(obj: Any, leaves: list[DArray]) -> Any:
     except TypeError:
         raise TypeError(f"darray.jit: an argument of type {t.__name__} is neither an array nor hashable; pass "
                         "arrays, sparse matrices, scalars or hashable static values") from None
-    return ("static", obj)
+    return ("static", Static(obj))
+
+
+class Static:
+    """A static value as part of a key: equal to another only when a trace could not tell them apart,
+    that is of the same type and the same bits where values compare equal but behave differently
+    (``1``, ``1.0``, ``True``, ``np.float64(1.0)``; ``0.0`` and ``-0.0``; NaNs, which equal each other)."""
+
+    __slots__ = ("value", "key")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.key = canonical(value)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Static and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Static({self.value!r})"
+
+
+def canonical(v: Any) -> Any:
+    """A hashable stand-in for ``v`` that tells apart what ``==`` does not: its type, the sign of a
+    zero, a NaN (as bits), recursively through tuples and frozensets."""
+    t = type(v)
+    if t is float or t is complex:
+        return t, struct.pack("<2d", v.real, v.imag)
+    if isinstance(v, np.generic):
+        return t, v.dtype.str, v.tobytes()
+    if t is tuple:
+        return t, tuple([canonical(o) for o in v])
+    if t is frozenset:
+        return t, frozenset([canonical(o) for o in v])
+    return t, v
 
 
 def unflatten(spec: Any, leaves: list[Any], start: int = 0) -> tuple[Any, int]:
@@ -52,7 +91,7 @@ def unflatten(spec: Any, leaves: list[Any], start: int = 0) -> tuple[Any, int]:
         return leaves[start], start + 1
     kind = spec[0]
     if kind == "static":
-        return spec[1], start
+        return spec[1].value, start
     if kind is tuple or kind is list:
         out = []
         for s in spec[1]:

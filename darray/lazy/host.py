@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 import numpy as np
+import pyopencl as cl
 
 from .. import sched
 from .._array import DArray
@@ -167,8 +168,11 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
     views = []  # loops, not comprehensions (a call each in Python 3.11): this runs per mask op
     allocs = []
     for t in (*writes, *reads):
-        views.append(_view(t) if t.alloc.host is not None else np.empty(t.dim.shape, t.dtype))
-        allocs.append(t.alloc)
+        a = t.alloc
+        if a.host is None and a.buffer is not None:  # a buffer darray wraps: no host memory of its own
+            return _mapped(name, fn, place, reads, writes)
+        views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
+        allocs.append(a)
     if not _active and _clear(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``now``)
         return fn(*views)
     box: list[Any] = []
@@ -178,10 +182,54 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
     return box[0]
 
 
+def _mapped(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
+            writes: Sequence[Input]) -> Any:
+    """:func:`call` where an allocation has no host memory of its own (a pyopencl buffer darray
+    wraps): each such buffer is mapped while ``fn`` runs, through ``sched.run_host``."""
+    box: list[Any] = []
+    terms = (*writes, *reads)
+
+    def compute() -> None:
+        queue = sched.current_stream(place).queue
+        maps: list[np.ndarray] = []
+        views = []
+        try:
+            for k, t in enumerate(terms):
+                a = t.alloc
+                if a.host is not None or a.buffer is None:
+                    views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
+                    continue
+                flags = cl.map_flags.READ | (cl.map_flags.WRITE if k < len(writes) else 0)
+                mem = cl.enqueue_map_buffer(queue, a.buffer, flags, 0, (a.nbytes,), np.uint8, is_blocking=True)[0]
+                maps.append(mem)
+                item = t.dtype.itemsize
+                views.append(np.ndarray(t.dim.shape, t.dtype, buffer=mem, offset=a.offset + t.dim.offset * item,
+                                        strides=tuple([s * item for s in t.dim.strides])))
+            box.append(fn(*views))
+        finally:
+            for mem in maps:
+                cast(cl.MemoryMap, mem.base).release(queue).wait()
+
+    sched.run_host(name, compute, place=place, reads=[t.alloc for t in reads], writes=[t.alloc for t in writes])
+    return box[0]
+
+
+def _addressable(terms: Sequence[Any]) -> bool:
+    """Whether every input view among ``terms`` (materialised nodes as their value) has host memory
+    (a pyopencl buffer darray wraps has none: the kernels compute over it)."""
+    for t in terms:
+        if type(t) is Node:
+            t = t.value
+        if type(t) is Input and t.alloc.host is None and t.alloc.buffer is not None:
+            return False
+    return True
+
+
 def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
     """``dst[...] = src`` (a cast where the dtypes differ; a Scalar fills) on the host; False
     (nothing done) where :func:`usable` refuses or NumPy's cast is not the kernel's (:func:`exact`)."""
-    if src.dtype != dst.dtype and not exact(_COPY, (src.dtype,), (dst.dtype,), dst.dtype):
+    if (src.dtype != dst.dtype and not exact(_COPY, (src.dtype,), (dst.dtype,), dst.dtype)) \
+            or not _addressable((src, dst)):
         return False
     if not usable(place, dst.dim.size):
         return False
@@ -312,8 +360,8 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
                 return None
             alloc = a._alloc
             w = alloc.write
-            if w is not None and w[1] > w[0].done:  # a write still queued (``_clear``)
-                return None
+            if (w is not None and w[1] > w[0].done) or alloc.host is None:  # a write still queued (``_clear``),
+                return None                                                 # or no host memory (a wrapped buffer)
             c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
             v = c[2] if c is not None and c[0] is a._dim and c[1] is a._dtype else _memory(alloc, a._dim, a._dtype)
             vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
@@ -361,9 +409,13 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
             or _host_pool(place) is None or capturing() is not None:
         return False
     if size == 1 and nodes[0].op != "cast":
+        if not _addressable((*nodes[0].args, targets[0])):
+            return False
         _apply(nodes[0].op, nodes[0].args, targets[0], place, name)
         return True
     inputs = _inputs(nodes)
+    if not _addressable((*inputs, *targets)):
+        return False
 
     def compute() -> None:
         memo: dict[Term, Any] = {}

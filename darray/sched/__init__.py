@@ -6,7 +6,7 @@ level by level, ``with da.profile() as p:`` records what happened.
 """
 from __future__ import annotations
 
-from ._capture import Dynamic, Recorder, Slot, Step, capturing, recording, refuse, suspended
+from ._capture import Dynamic, Recorder, Slot, Step, capturing, extent, recording, refuse, suspended
 from ._profile import Profiler, profile
 from ._run import Launch, dependencies, levels, run
 from ._streams import (
@@ -22,6 +22,7 @@ from ._streams import (
                        launch_kernel,
                        live,
                        run_host,
+                       share,
                        stream,
                        synchronize,
                        transfer_stream,
@@ -33,4 +34,4 @@ from ._streams import (
 __all__ = ["HOST", "Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
            "launch_call", "launch_kernel", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done",
            "live", "Launch", "dependencies", "levels", "run", "Profiler", "profile", "all_streams", "Dynamic",
-           "Recorder", "Slot", "Step", "capturing", "recording", "refuse", "suspended"]
+           "Recorder", "Slot", "Step", "capturing", "extent", "recording", "share", "refuse", "suspended"]

@@ -84,6 +84,7 @@ class Recorder:
 
     slots: list[Slot] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    extent: bool = False  # the trace read how far an input's memory reaches (:func:`extent`)
 
     def slot(self, nbytes: int) -> Slot:
         s = Slot(len(self.slots), nbytes)
@@ -100,6 +101,15 @@ class Recorder:
         """A library call (pyvkfft) that enqueues its work on the queue it is given, over the
         buffers of ``allocs``: ``call(queue, buffers)``."""
         self.steps.append(Step(name, None, list(allocs), (), None, tuple(reads), tuple(writes), call=call))
+
+
+def extent(alloc: Any) -> int:
+    """The bytes of ``alloc``: how far a view made from raw strides may reach. Read in a trace, it
+    makes the program depend on it (``Recorder.extent``: ``da.jit`` then keys by every input's size)."""
+    rec = _local.recorder
+    if rec is not None and type(alloc) is Slot:
+        rec.extent = True
+    return int(alloc.nbytes)
 
 
 def capturing() -> Recorder | None:

@@ -290,6 +290,8 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Alloc
                     other.flushed = other.seq
                 wait_for.append(e[2])
                 deps.append((other, e[1]))
+        if _shared:
+            wait_for = _after_shared(s.queue, (*reads, *writes), wait_for)
         try:
             ev = enqueue(s.queue, wait_for)
         except cl.Error as err:
@@ -364,6 +366,30 @@ def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: 
 HOST = -1  # the stream id the profiler gives work run on the calling thread (run_host)
 
 
+_shared: dict[int, cl.CommandQueue] = {}  # id(allocation) -> the queue another library enqueues its work on it
+
+
+def share(alloc: Allocation, queue: cl.CommandQueue) -> None:
+    """Order every later command on ``alloc`` (kernels, copies, host work) after what another library
+    (pyopencl) has enqueued on ``queue`` by then: for buffers darray lends or wraps, whose other
+    owner's commands the scheduler does not see. The record goes with the allocation."""
+    key = id(alloc)
+    if key not in _shared:
+        weakref.finalize(alloc, _shared.pop, key, None)
+    _shared[key] = queue
+
+
+def _after_shared(queue: cl.CommandQueue, allocs: Sequence[Allocation],
+                  wait_for: list[cl.Event] | None) -> list[cl.Event] | None:
+    """``wait_for`` plus a marker of the other owner's queue for each shared allocation in ``allocs``
+    (none for a command on that queue itself: it is in order)."""
+    for a in allocs:
+        q = _shared.get(id(a))
+        if q is not None and q is not queue:
+            wait_for = [*(wait_for or ()), cl.enqueue_marker(q)]
+    return wait_for
+
+
 def _settled(reads: Sequence[Allocation], writes: Sequence[Allocation]) -> bool:
     """Whether every command that a read of ``reads`` and a write of ``writes`` would have to
     wait for is known complete."""
@@ -392,6 +418,9 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
     """
     if capturing() is not None:
         raise refuse(name)
+    if _shared:  # what another library queued on a shared allocation completes first
+        for q in {id(q): q for a in (*reads, *writes) if (q := _shared.get(id(a))) is not None}.values():
+            q.finish()
     lock = runtime(place).lock
     while True:
         with lock:
