@@ -276,7 +276,7 @@ def case(name: str, *, family: str | None = None, needs_opencl: bool = True) -> 
 
 
 FAMILIES = ["memory", "scheduler", "numeric", "linalg", "manipulation", "indexing", "sorting", "numpy_api", "random",
-            "fft", "sparse", "dask_chunks", "loops", "kernels"]
+            "fft", "sparse", "dask_chunks", "loops", "kernels", "eager", "numpy_loops"]
 
 
 def load_families() -> None:
