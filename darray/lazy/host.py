@@ -46,6 +46,8 @@ class HostOp(Protocol):
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
+_BYTES = np.dtype(np.uint8)
+_READ_WRITE = cast(cl.map_flags, cl.map_flags.READ | cl.map_flags.WRITE)
 NOW_MAX = 16384  # elements an op run at once may have: above it a chain is faster as one fused kernel (measured)
 
 
@@ -199,8 +201,8 @@ def _mapped(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[I
                 if a.host is not None or a.buffer is None:
                     views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
                     continue
-                flags = cl.map_flags.READ | (cl.map_flags.WRITE if k < len(writes) else 0)
-                mem = cl.enqueue_map_buffer(queue, a.buffer, flags, 0, (a.nbytes,), np.uint8, is_blocking=True)[0]
+                flags = _READ_WRITE if k < len(writes) else cl.map_flags.READ
+                mem = cl.enqueue_map_buffer(queue, a.buffer, flags, 0, (a.nbytes,), _BYTES, is_blocking=True)[0]
                 maps.append(mem)
                 item = t.dtype.itemsize
                 views.append(np.ndarray(t.dim.shape, t.dtype, buffer=mem, offset=a.offset + t.dim.offset * item,

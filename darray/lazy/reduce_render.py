@@ -364,8 +364,10 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
     the lanes) that join ``acc`` every ``LANES * BLOCK**2`` elements: blocked like a dense run.
     Float32 sums whose body has float8 templates walk rows whose strided inputs all have unit
     innermost stride (``unit``, a test of kernel arguments: Dask's chunks, column slices) with
-    float8 loads, blocked and folded in the order of the scalar lanes (same bits; products keep
-    the scalar walk, whose lanes are not blocked); on Intel's CPU runtime about 1.7x the scalar
+    float8 loads, blocked and folded in the order of the scalar lanes (the same order in the
+    source; the bits only where the compiler keeps it, which Intel's CPU compiler does not where its
+    cost model vectorises the scalar walk, as on AVX-512 machines; products keep the scalar walk,
+    whose lanes are not blocked); on Intel's CPU runtime about 1.7x the scalar
     walk's bandwidth on 2048^2 blocks of a 16384^2 array."""
     red = spec.reduce
     assert red is not None

@@ -279,6 +279,7 @@ def launch(name: str, enqueue: Enqueue, *, place: CLPlace, reads: Sequence[Alloc
                 for e in a.reads.values():
                     if e[0] is not s and e[1] > e[0].done:
                         need = _need(need, e)
+        wait_for: list[cl.Event] | None
         if need is None:
             wait_for = None
         else:
