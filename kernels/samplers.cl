@@ -25,7 +25,9 @@
  *   vonmises(mu, kappa): Best-Fisher with U0, U1 of block j (the sign: bit 0 of w3), wrapped to [-pi, pi];
  *       kappa < 1e-8: pi (2 U0 - 1) of block 0; kappa > 1e6: mu + Box-Muller's normal of block 0 / sqrt(kappa)
  *   zipf(a): Devroye's rejection with U = 1 - U0 (1 - 2^(63 (1 - a))) and U1 of block j; a >= 1025: 1. T - 1 and
- *       b - 1 through expm1 (NumPy's pow(1 + 1/X, a - 1) rounds to 1 for X > 2^53 and accepts every such X)
+ *       b - 1 through expm1 (NumPy's pow(1 + 1/X, a - 1) rounds to 1 for X > 2^53 and accepts every such X); every
+ *       function through darray's own exp8, expm18, log1p8 and log8 (+ - * / and exact steps: the host's bits; the
+ *       runtime's pow differed in the last bit, which U^(-1/(a - 1)) amplified into other integers)
  *   logseries(p): Kemp's second method with V = U0, U = U1 of block j
  */
 #ifndef A0
@@ -115,6 +117,7 @@ R standard_gamma_8(const standard_gamma_s *s, const ulong8 ctr, const M idle, co
 }
 
 __constant double LOGGAM[] = {LOGGAM_C};
+__constant double EXPC[] = {EXP_C};
 
 /* BTPE's correction of Stirling's formula at a (a2 = a^2). */
 #define STIRLING_TERM(a, a2) ((13860 - (462 - (132 - (99 - 140 / a2) / a2) / a2) / a2) / a / 166320)
@@ -359,10 +362,33 @@ R vonmises_8(const vonmises_s *st, const ulong8 ctr, const M idle, const uint k0
     return select(select(md, -md, res < 0), res, tiny);
 }
 
+/* e^y from + - * / and exact steps (rint, ldexp), so the host's NumPy mirror (_host_samplers.exp8) gives the same
+ * bits, as log8: k = rint(y log2 e), r = (y - k ln2_hi) - k ln2_lo, e^r by its Taylor series to r^14 / 14!
+ * (-D EXP_C=1/n!), times 2^k; y clamped to [-746, 710] first (0 and inf beyond), NaN stays NaN. */
+R exp8(const R y) {
+    const R c = fmin(fmax(y, -746.0), 710.0), k = rint(c * M_LOG2E);
+    const R r = (c - k * F64_LN2[0]) - k * F64_LN2[1];
+    R p;
+    HORNER(EXPC, r, p)
+    return select(ldexp(p, convert_int8(k)), y, isnan(y));
+}
+
+/* e^y - 1 (Kahan's): u = exp8(y), y where u == 1, (u - 1) (y / log8(u)) elsewhere, u - 1 where u is 0 or inf. */
+R expm18(const R y) {
+    const R u = exp8(y);
+    return select(select((u - 1) * (y / log8(u)), y, u == 1), u - 1, (u == 0) | (u == INFINITY));
+}
+
+/* log(1 + z) (Goldberg's): u = 1 + z, z where u == 1, log8(u) z / (u - 1) elsewhere; log8(u) where u is inf. */
+R log1p8(const R z) {
+    const R u = 1 + z;
+    return select(select(log8(u) * z / (u - 1), z, u == 1), log8(u), u == INFINITY);
+}
+
 typedef struct { R a, am1, bm1, umin; } zipf_s;
 
 zipf_s zipf_setup(const R a, const R p1, const R p2) {
-    const zipf_s s = {a, a - 1, expm1((a - 1) * M_LN2), pow((R)(0x1p63), 1 - a)};
+    const zipf_s s = {a, a - 1, expm18((a - 1) * M_LN2), exp8((1 - a) * (63 * M_LN2))};
     return s;
 }
 
@@ -372,7 +398,7 @@ R zipf_8(const zipf_s *s, const ulong8 ctr, const M idle, const uint k0, const u
     R res = 1;
     for (uint j = 0; any(pend); j++) {
         BLOCK(j)
-        const R x = floor(pow(1 - U0 * (1 - umin), -1 / am1)), tm1 = expm1(am1 * log1p(1 / x));
+        const R x = floor(exp8(log8(1 - U0 * (1 - umin)) * (-1 / am1))), tm1 = expm18(am1 * log1p8(1 / x));
         const M ok = pend & (x >= 1) & (x < 0x1p63) & (U1 * x * tm1 / bm1 <= (1 + tm1) / (1 + bm1));
         res = select(res, x, ok);
         pend &= ~ok;

@@ -234,3 +234,109 @@ def test_require_opencl_stops_the_run(tmp_path):
     assert "no OpenCL device passed darray's probe" in text and "1 passed" not in text
     if da.place.device_count():
         assert "nothing builds here" in text
+
+
+def _apart() -> list:
+    """The devices probed out of process here (a better-ranked device of another platform passed)."""
+    return [(info, dev) for info, dev in _discovery.found() if _probe._before(info)]
+
+
+CRASH = """
+import sys
+from darray.place import _probe
+_probe.CHILD = [sys.executable, "-c", "import os; os.abort()"]
+"""
+
+
+def test_crash_in_the_probe_process_leaves_the_device_out(cl_place, tmp_path):
+    """A device whose out-of-process probe dies (simulated: the probe's process aborts) is left out
+    with one warning naming it and why; the default place still works; asking for it by name raises
+    DeviceError with the reason; ``info`` shows the verdict."""
+    apart = _apart()
+    if not apart:
+        pytest.skip("no device here is probed out of process (one platform, or one passing device)")
+    index = apart[0][0].index
+    code = CRASH + f"""
+import warnings, darray as da
+from darray.errors import DeviceError
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print("default", da.place.default(), float(da.ones(5).sum()))
+    v = da.place.probe({index})
+    da.place.probe({index})
+print("verdict", v.ok, v.reason)
+print("warnings", len(caught), "|".join(str(w.message) for w in caught))
+try:
+    da.zeros(3, device="cl:{index}")
+except DeviceError as err:
+    print("refused", err.status, "crashes when another OpenCL runtime" in str(err))
+from darray.__main__ import main
+main(["info"])
+"""
+    out = _python(code, tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    got: dict = {}
+    for line in lines:
+        got.setdefault(*line.split(" ", 1)) if " " in line else None
+    assert got["default"] == f"{cl_place} 5.0"
+    assert got["verdict"].startswith("False crashes when another OpenCL runtime (") and "SIGABRT" in got["verdict"]
+    assert got["warnings"].startswith("1 ") and f"leaving out cl:{index}" in got["warnings"]
+    assert "crashes when another OpenCL runtime" in got["warnings"]
+    assert got["refused"] == "PROBE_FAILED True"
+    assert any("FAILED: crashes when another OpenCL runtime" in line for line in lines)
+    # the crash verdict is kept on disk: a second process leaves the device out without a probe process
+    again = _python(CRASH.replace("os.abort()", "print(1 / 0)") + f"""
+import darray as da
+v = da.place.probe({index})
+print(v.ok, v.cached, "SIGABRT" in v.reason)
+""", tmp_path)
+    assert again.stdout.split() == ["False", "True", "True"], again.stderr
+
+
+def test_failure_in_the_probe_process_is_the_verdict(cl_place, tmp_path, monkeypatch):
+    """The probe's process reports each step; a failed step of the probed device is its verdict,
+    one that exits early without a signal is a crash with its exit status; a time-out fails this
+    process only (not written to disk)."""
+    apart = _apart()
+    if not apart:
+        pytest.skip("no device here is probed out of process (one platform, or one passing device)")
+    info, dev = apart[0]
+    first = _probe._before(info)
+    monkeypatch.setenv("DARRAY_CACHE_DIR", str(tmp_path))
+    steps = len(first) * 2 + 1
+    marks = [f'{_probe._probe_child.MARK}{{"step": {k}, "ok": {k != len(first)}, "reason": "error: bad"}}'
+             for k in range(steps)]
+    script = "print(" + repr("\n".join(marks)).replace("True", "true").replace("False", "false") + ")"
+    monkeypatch.setattr(_probe, "CHILD", [sys.executable, "-c", script])
+    got = _probe._run_apart(info, dev, first)
+    assert not got.ok and got.reason.endswith("in the same process: error: bad"), got.reason
+    monkeypatch.setattr(_probe, "CHILD", [sys.executable, "-c", "import sys; sys.exit(3)"])
+    got = _probe._run_apart(info, dev, first)
+    assert not got.ok and "exit status 3" in got.reason and "crashes when another OpenCL runtime" in got.reason
+    monkeypatch.setattr(_probe, "CHILD", [sys.executable, "-c", "import time; time.sleep(30)"])
+    monkeypatch.setattr(_probe, "TIMEOUT", 0.5)
+    monkeypatch.setattr(_probe, "_verdicts", {})
+    monkeypatch.setattr(_probe, "_warned", set())
+    with pytest.warns(RuntimeWarning, match=f"leaving out cl:{info.index}"):
+        got = _probe.verdict(info, dev)
+    assert not got.ok and "ran out of time" in got.reason
+    assert not list((tmp_path / "probes").glob("*.json")) or all(
+        json.loads(p.read_text())["ok"] for p in (tmp_path / "probes").glob("*.json"))
+
+
+def test_probe_process_runs_for_real(cl_place, tmp_path, monkeypatch):
+    """The real probe process (every platform loaded, darray's programs built on the better devices,
+    then on this one): a verdict, never an exception; where it passes, the device runs darray's
+    random kernels in this process after the default device did."""
+    apart = _apart()
+    if not apart:
+        pytest.skip("no device here is probed out of process (one platform, or one passing device)")
+    info, dev = apart[0]
+    got = _probe._run_apart(info, dev, _probe._before(info))
+    assert got.ok or "same process" in got.reason, got.reason
+    if got.ok and da.place.probe(info.index).ok:
+        float(da.ones(100, device=cl_place).sum())
+        x = da.random.default_rng(0).integers(0, 10, 50, device=da.CLPlace(info.index))
+        np_x = da.random.default_rng(0).integers(0, 10, 50, device="cpu")
+        assert x.get().tolist() == np_x.get().tolist()

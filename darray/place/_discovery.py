@@ -73,6 +73,11 @@ class DeviceInfo:
         return self.form == "chunked"
 
     @property
+    def ident(self) -> str:
+        """Platform, device, driver and vendor: what the program cache keys binaries by."""
+        return "|".join((self.platform, self.name, self.driver, self.vendor))
+
+    @property
     def rank(self) -> int:
         """Preference for the default device: GPU, then Intel's CPU runtime, then PoCL, then others."""
         if self.type == "GPU":

@@ -105,8 +105,8 @@ class ProgramCache:
         self._kernels: dict[tuple[int, str], cl.Kernel] = {}
         self._lock = threading.Lock()
 
-    def kernel(self, source: str, name: str, options: str = "") -> cl.Kernel:
-        """The kernel ``name`` of ``source`` built with ``options`` (cached)."""
+    def program(self, source: str, options: str = "") -> cl.Program:
+        """``source`` built with ``options`` (cached)."""
         prg = self._programs.get((source, options))
         if prg is None:
             check("build")
@@ -115,6 +115,11 @@ class ProgramCache:
                 if prg is None:
                     prg = self._build(source, options)
                     self._programs[(source, options)] = prg
+        return prg
+
+    def kernel(self, source: str, name: str, options: str = "") -> cl.Kernel:
+        """The kernel ``name`` of ``source`` built with ``options`` (cached)."""
+        prg = self.program(source, options)
         key = (id(prg), name)
         k = self._kernels.get(key)
         if k is None:

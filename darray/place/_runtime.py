@@ -28,8 +28,7 @@ class Runtime:
         _probe.require(self.info, self.device)
         with cl_errors(f"creating a context on {place}"):
             self.context = cl.Context([self.device])
-        ident = "|".join((self.info.platform, self.info.name, self.info.driver, self.info.vendor))
-        self.programs = ProgramCache(self.context, self.device, ident)
+        self.programs = ProgramCache(self.context, self.device, self.info.ident)
         self.lock = threading.Lock()  # guards kernel argument setting + enqueue
 
     @cached_property

@@ -9,7 +9,14 @@ place and kernel form. normal and standard_normal use darray's own log, cos and 
 from + - * / sqrt and bit operations, contraction off), not the libraries' whose last bits differ;
 a device without correctly rounded float32 division and sqrt could differ in the last bit.
 The other distributions are darray expressions over these draws (``_distributions``'s table)
-or rejection samplers (``_samplers``); ``RandomState`` and the module-level functions
+or rejection samplers (``_samplers``). What is guaranteed: the Philox words, uniforms, integers,
+normals and zipf (whose exp, expm1, log1p and log are darray's own, ``exp8``... of
+``kernels/samplers.cl``) are the same bits on every place; gamma, Poisson, binomial,
+hypergeometric, von Mises and logseries still call the OpenCL runtime's exp, expm1, log1p, pow
+or cos, whose last bit may differ from NumPy's on some CPUs (seen with ``pow`` on an AVX-512
+machine), so their numbers equal the ``cpu`` place's where those functions agree (the tests
+check it on the machine they run on) and follow the same distribution everywhere; on one device
+and driver they are the same numbers every run. ``RandomState`` and the module-level functions
 (``seed``, ``rand``, ``randint``...) are NumPy's legacy API on one global ``RandomState``.
 
 The streams are Philox, not NumPy's (MT19937 for the legacy API, PCG64 for ``default_rng``):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._host_samplers import Block, Blocks, log8, loggam, reject
+from ._host_samplers import Block, Blocks, exp8, expm18, log1p8, log8, loggam, reject
 
 
 def _binomial_inversion(blocks: Blocks, idx: np.ndarray, n: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -154,15 +154,18 @@ def hypergeometric(blocks: Blocks, good: np.ndarray, bad: np.ndarray, nsample: n
 
 def zipf(blocks: Blocks, a: np.ndarray) -> np.ndarray:
     """Devroye's rejection with U = 1 - U0 (1 - 2^(63 (1 - a))) and U1 of block j; a >= 1025 gives 1. T - 1 and
-    b - 1 through expm1: exact in the tail, where NumPy's (1 + 1/X)^(a - 1) rounds to 1 and accepts every X > 2^53."""
+    b - 1 through expm1: exact in the tail, where NumPy's (1 + 1/X)^(a - 1) rounds to 1 and accepts every X > 2^53.
+    Every function is darray's own (exp8, expm18, log1p8, log8: the kernel's bits), so X, whose U^(-1/(a - 1))
+    amplifies a last-bit difference of 2^(63 (1 - a)) by 1/(a - 1), is the same integer on every place."""
     res = np.ones(a.size)
     live = np.flatnonzero(a < 1025)
     am1 = a[live] - 1
-    bm1, umin = np.expm1(am1 * np.log(2)), np.power(2.0 ** 63, -am1)
+    bm1, umin = expm18(am1 * math.log(2)), exp8((1 - a[live]) * (63 * math.log(2)))
 
     def propose(blk: Block, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = np.floor(np.power(1 - blk[1] * (1 - umin[t]), -1 / am1[t]))
-        tm1 = np.expm1(am1[t] * np.log1p(1 / x))
+        with np.errstate(divide="ignore"):
+            x = np.floor(exp8(log8(1 - blk[1] * (1 - umin[t])) * (-1 / am1[t])))
+            tm1 = expm18(am1[t] * log1p8(1 / x))
         return x, (x >= 1) & (x < 2.0 ** 63) & (blk[2] * x * tm1 / bm1[t] <= (1 + tm1) / (1 + bm1[t]))
 
     res[live] = reject(blocks, live, propose)

@@ -51,6 +51,37 @@ def log8(x: np.ndarray) -> np.ndarray:
     return np.where((x < 0) | np.isnan(x), np.nan, np.where(x == np.inf, x, np.where(x == 0, -np.inf, lg)))
 
 
+EXP_C = np.array([1 / math.factorial(n) for n in range(15)])  # e^r's Taylor series (exp8; -D EXP_C)
+_LOG2E = 1.4426950408889634  # M_LOG2E
+
+
+def exp8(y: np.ndarray) -> np.ndarray:
+    """e^y as ``exp8`` of the kernel computes it (rint, Cody-Waite's ln2 in two parts, a Taylor series, ldexp):
+    the same bits."""
+    ln2 = _constants("float64")["LN2"]
+    c = np.fmin(np.fmax(y, -746.0), 710.0)
+    k = np.rint(c * _LOG2E)
+    r = (c - k * ln2[0]) - k * ln2[1]
+    p = _horner(EXP_C, r)
+    return np.where(np.isnan(y), y, np.ldexp(p, np.nan_to_num(k).astype(np.int32)))
+
+
+def expm18(y: np.ndarray) -> np.ndarray:
+    """e^y - 1 as ``expm18`` of the kernel (Kahan's: (u - 1) (y / log8(u)), u = exp8(y))."""
+    u = exp8(y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = (u - 1) * (y / log8(u))
+    return np.where((u == 0) | (u == np.inf), u - 1, np.where(u == 1, y, v))
+
+
+def log1p8(z: np.ndarray) -> np.ndarray:
+    """log(1 + z) as ``log1p8`` of the kernel (Goldberg's: log8(u) z / (u - 1), u = 1 + z)."""
+    u = 1 + z
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = log8(u) * z / (u - 1)
+    return np.where(u == np.inf, log8(u), np.where(u == 1, z, v))
+
+
 LOGFACT = np.array([math.lgamma(k + 1) for k in range(128)])  # log k! below 128: -D LOGFACT_C (logfact)
 
 

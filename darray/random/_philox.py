@@ -198,8 +198,13 @@ def options(place: CLPlace, ctype: str = "long") -> str:
     """Build options of ``kernels/philox.cl`` on ``place`` (``ctype``: T, the integers' output): fp64,
     Box-Muller's constants, and correctly rounded float32 division and sqrt where the device offers
     them (IEEE's results, as NumPy's)."""
-    fp64 = default_float(place) == np.float64
-    exact = runtime(place).device.single_fp_config & cl.device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT
+    rt = runtime(place)
+    return device_options(default_float(place) == np.float64, rt.device, ctype)
+
+
+def device_options(fp64: bool, device: cl.Device, ctype: str = "long") -> str:
+    """:func:`options` for a device with or without float64 (also what darray's probe builds)."""
+    exact = device.single_fp_config & cl.device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT
     return " ".join([f"-D T={ctype}", *(["-D DARRAY_FP64=1", _build_constants("float64")] if fp64 else []),
                      _build_constants("float32"), *(["-cl-fp32-correctly-rounded-divide-sqrt"] if exact else [])])
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
+import pyopencl as cl
 
 from .. import dtypes as _dt
 from .. import sched
@@ -25,10 +26,11 @@ from ..ops import _dispatch as D
 from ..ops._kernel import origin, run, source
 from ..ops.creation import ascontiguousarray
 from ..ops.manipulation import broadcast_to
-from ..place import CLPlace, Place, runtime
+from ..place import CLPlace, DeviceInfo, Place, runtime
+from ..place._probe import Program, add_programs
 from . import _host_discrete as HD
 from . import _host_samplers as H
-from ._philox import counter_arg, options
+from ._philox import counter_arg, device_options, options
 
 # kind -> its NumPy mirror (``_host_samplers``, ``_host_discrete``), in the interface's order
 SAMPLERS: dict[str, Callable[..., np.ndarray]] = {
@@ -72,17 +74,38 @@ def _sample_cpu(kind: str, key: tuple[int, int], base: int, params: tuple[Param,
 
 
 def _stirling() -> str:
-    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``, ``LOGFACT``)."""
+    """``-D`` options of log Gamma's constants (``_host_samplers.STIRLING``, ``HALF_LOG_2PI``, ``LOGFACT``) and
+    exp8's series (``EXP_C``)."""
     return " ".join([f"-D {name}_C=" + ",".join(float(x).hex() for x in values)
-                     for name, values in (("LOGGAM", H.STIRLING), ("LOGFACT", H.LOGFACT))]
+                     for name, values in (("LOGGAM", H.STIRLING), ("LOGFACT", H.LOGFACT), ("EXP", H.EXP_C))]
                     + [f"-D HALF_LOG_2PI={H.HALF_LOG_2PI.hex()}"])
 
 
 @lru_cache(maxsize=256)
 def _options(place: CLPlace, kind: str, ctype: str, arrays: tuple[bool, ...]) -> str:
+    return _kind_options(options(place), kind, ctype, arrays)
+
+
+def _kind_options(base: str, kind: str, ctype: str, arrays: tuple[bool, ...]) -> str:
     flags = [f"-D A{k}=1" for k, a in enumerate(arrays) if a]
-    return " ".join([options(place), "-D DARRAY_SAMPLERS", f"-D KIND_{kind}", f"-D TAG={TAG[kind]}",
+    return " ".join([base, "-D DARRAY_SAMPLERS", f"-D KIND_{kind}", f"-D TAG={TAG[kind]}",
                      f"-D OUT={ctype}", f"-D CONVERT_OUT=convert_{ctype}8", _stirling(), *flags])
+
+
+def _probe_programs(info: DeviceInfo, device: cl.Device) -> list[Program]:
+    """What darray's probe builds of the random kernels: ``philox.cl`` as ``integers`` builds it,
+    and, with float64, the zipf sampler (scalar parameter) and the binomial one (array parameter)."""
+    base = device_options(info.fp64, device)
+    out: list[Program] = [("kernels/philox.cl", source("philox.cl"), base,
+                           ("integers", "random32", *(("normal64",) if info.fp64 else ())))]
+    if info.fp64:
+        both = source("philox.cl") + source("samplers.cl")
+        out += [(f"kernels/samplers.cl ({kind})", both, _kind_options(base, kind, ctype, arrays), (kind,))
+                for kind, ctype, arrays in (("zipf", "long", (False,)), ("binomial", "long", (True, False)))]
+    return out
+
+
+add_programs("random", _probe_programs)
 
 
 def _without_fp64(place: CLPlace) -> bool:
