@@ -18,8 +18,6 @@ Deliberate differences from NumPy, encoded here:
   (``ops._dispatch.device_dtype``); the reference is then computed from float32 inputs.
 - ``pow`` of integers with a negative exponent inside an array gives 0 (+-1 for bases +-1)
   instead of raising (the row's docstring).
-- float ``floor_divide`` with an infinite operand is ``floor(x1 / x2)``, the Array API's special
-  cases (NumPy: NaN for inf // 2, -1 for -1 // inf).
 Complex transcendental functions, complex ordering, maximum/minimum and sign are tested in
 tests/test_complex.py; here complex goes through the non-transcendental ops.
 """
@@ -151,16 +149,6 @@ def fp16(place) -> bool:
     return not isinstance(place, CLPlace) or runtime(place).info.fp16
 
 
-def spec_floor_divide(args, want: np.ndarray) -> np.ndarray:
-    """NumPy's floor_divide result ``want`` of ``args`` (arrays or Python scalars) as darray's: a
-    float result is floor(x1 / x2) where an operand is infinite (the Array API's special cases)."""
-    if want.dtype.kind != "f":
-        return want
-    a, b = (np.asarray(v) for v in args)
-    with np.errstate(all="ignore"):
-        return np.where(np.isinf(a) | np.isinf(b), np.floor(a / b), want).astype(want.dtype)
-
-
 def _unfused_zero_signs(args: list[np.ndarray], want: np.ndarray) -> np.ndarray:
     """NumPy's complex product with the sign of each zero part taken from the unfused formula
     (ar br - ai bi, ar bi + ai br), which darray's kernels compute (FP_CONTRACT OFF). NumPy's loops
@@ -185,8 +173,6 @@ def reference(op: Op, args: list[np.ndarray], place) -> tuple[np.ndarray, np.nda
             want = op.ref(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
             neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
             want = np.where(exp < 0, neg.astype(want.dtype), want).astype(want.dtype)
-        elif op.name == "floor_divide":
-            want = spec_floor_divide(args, np.asarray(op.ref(*args)))
         elif op.name == "multiply" and np.result_type(*args).kind == "c":
             want = _unfused_zero_signs(args, np.asarray(op.ref(*args)))
         else:
@@ -865,3 +851,86 @@ def test_trig_float32_in_a_fused_chain(cl_place):
     got = (da.sin(d) * 2 + da.cos(d) - da.tan(d * 0.5)).get()
     alone = [f(a).get() for f, a in ((da.sin, d), (da.cos, d), (da.tan, d * 0.5))]
     np.testing.assert_array_equal(got, alone[0] * np.float32(2) + alone[1] - alone[2])
+
+
+# -- float floor_divide, remainder, divmod and fmod: NumPy's bits (npy_divmod), issue 38 ----------
+
+def _divmod_grid(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of {+-0, +-1, +-3, +-inf, NaN, +-tiny, +-huge, +-0.5, +-7.5} of ``dtype``."""
+    info = np.finfo(dtype)
+    v = np.array([0.0, 1.0, 3.0, np.inf, info.smallest_subnormal, info.max, 0.5, 7.5], dtype)
+    v = np.concatenate([v, -v, np.array([np.nan], dtype)])
+    a, b = np.meshgrid(v, v, indexing="ij")
+    return a.ravel(), b.ravel()
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    """Equal bit for bit, the sign of zeros and infinities included (any NaN matches any NaN)."""
+    assert got.dtype == want.dtype and got.shape == want.shape, (what, got.dtype, want.dtype, got.shape, want.shape)
+    nan = np.isnan(want)
+    bad = (np.isnan(got) != nan) | (~nan & (got.view(f"u{got.itemsize}") != want.view(f"u{want.itemsize}")))
+    assert not bad.any(), f"{what}: {bad.sum()} differ: got {got[bad][:8]}, NumPy {want[bad][:8]}"
+
+
+_DIVMOD_DTYPES = [np.dtype(np.float16), *FLOATS]
+
+
+def _divmod_check(place, a: np.ndarray, b: np.ndarray, what: str) -> None:
+    dtype = a.dtype
+    if dtype == np.float16 and not fp16(place):
+        pytest.skip("no cl_khr_fp16")
+    x, y = da.asarray(a, device=place), da.asarray(b, device=place)
+    with np.errstate(all="ignore"):
+        want = {"floor_divide": np.floor_divide(a, b), "remainder": np.remainder(a, b), "fmod": np.fmod(a, b)}
+        q, r = np.divmod(a, b)
+    for name, w in want.items():
+        _same_bits(getattr(da, name)(x, y).get(), w, f"{name} {what}")
+    dq, dr = da.divmod(x, y)
+    _same_bits(dq.get(), q, f"divmod quotient {what}")
+    _same_bits(dr.get(), r, f"divmod remainder {what}")
+    _same_bits((x // y).get(), want["floor_divide"], f"// {what}")
+    _same_bits((x % y).get(), want["remainder"], f"% {what}")
+    # fused into one kernel with what reads them: the identity's terms are NumPy's
+    with np.errstate(all="ignore"):
+        ident = b * (a // b) + a % b
+    _same_bits((y * (x // y) + x % y).get(), ident, f"y * (x // y) + x % y {what}")
+
+
+@pytest.mark.parametrize("dtype", _DIVMOD_DTYPES, ids=str)
+def test_float_divmod_special_grid_is_numpys(any_place, dtype):
+    """floor_divide, remainder, divmod and fmod over every pair of special values (signed zeros,
+    +-1, +-3, infinities, NaN, the smallest subnormal, the largest float) are NumPy's bits: e.g.
+    -3 // inf is -1 and -3 % inf is inf, inf // 2 is NaN; and with a Python float operand."""
+    a, b = _divmod_grid(np.dtype(dtype))
+    _divmod_check(any_place, a, b, str(dtype))
+    if dtype == np.float16 and not fp16(any_place):
+        return
+    x = da.asarray(a, device=any_place)
+    for s in (np.inf, -np.inf, 3.0, -0.0, 0.5):
+        with np.errstate(all="ignore"):
+            want_q, want_r = np.floor_divide(a, s), np.remainder(a, s)
+        _same_bits((x // s).get(), want_q, f"x // {s}")
+        _same_bits((x % s).get(), want_r, f"x % {s}")
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 2))
+@given(dtype=st.sampled_from(_DIVMOD_DTYPES), data=st.data())
+def test_float_divmod_random_is_numpys(cl_place, dtype, data):
+    """Random floats (hypothesis's, with specials mixed in; and magnitudes far apart) bit for bit."""
+    n = data.draw(st.integers(1, 30), label="n")
+    a = data.draw(hnp.arrays(dtype, n), label="a")
+    b = data.draw(hnp.arrays(dtype, n), label="b")
+    _divmod_check(cl_place, a, b, str(dtype))
+
+
+def test_integer_divmod_by_zero_is_numpys(any_place):
+    """Integer floor division and remainder by zero give 0 (NumPy warns), INT_MIN // -1 wraps, as NumPy."""
+    for dtype in (np.int8, np.int64, np.uint16):
+        info = np.iinfo(dtype)
+        a = np.array([7, 0, info.min, info.max, info.min], dtype)
+        b = np.array([0, 0, 0, 0, -1 if info.min else 1], dtype)
+        with np.errstate(all="ignore"):
+            want = (np.floor_divide(a, b), np.remainder(a, b), np.fmod(a, b))
+        x, y = da.asarray(a, device=any_place), da.asarray(b, device=any_place)
+        for got, w in zip((x // y, x % y, da.fmod(x, y)), want):
+            np.testing.assert_array_equal(got.get(), w)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import arrays, assert_same, shapes
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from ndindex.tests.helpers import ndindices, short_shapes
 
 import darray as da
@@ -110,6 +111,7 @@ def _repeats(host: np.ndarray, key) -> bool:
     ((slice(1, None), [2, 0, 2]), (3, 4)),
     (([],), (3, 4)), ((slice(None), []), (3, 4)),
     (([0, 0, 1],), (2,) * 9),                               # rank 9
+    (([], [5]), (3, 4)), ((False, [7]), (2, 3)),            # broadcast to nothing: no bound is read
 ])
 def test_placement_examples(any_place, key, shape):
     for as_darray in (False, True):
@@ -192,6 +194,10 @@ def test_value_sources(any_place):
     ((np.ones(4, bool),), IndexError), ((np.ones((3, 5), bool),), IndexError),
     (([0], [0], [0]), IndexError), ((..., ..., [0]), IndexError),
     (([0, 1], [0, 1, 2]), IndexError),  # shapes do not broadcast
+    (([[0, 1]], []), IndexError), ((np.ones(3, bool), [0, 1]), IndexError),  # (a mask counts as its nonzero)
+    ((7, [0]), IndexError), ((slice(None, None, 0), [7]), ValueError), ((7, slice(None, None, 0)), IndexError),
+    ((7, None, [0]), IndexError),
+    ((np.zeros(1), [0]), IndexError),
 ])
 def test_bad_keys(any_place, key, err):
     host = np.arange(12).reshape(3, 4)
@@ -204,6 +210,21 @@ def test_bad_keys(any_place, key, err):
         x[key] = 0
     assert_same(x, host)                      # nothing written
     assert_same(x[[2, 0]], host[[2, 0]])      # the next call works
+
+
+@pytest.mark.parametrize("host_limit", [0, 1 << 20])
+def test_shape_mismatch_message(any_place, host_limit, monkeypatch):
+    """Index arrays that do not broadcast are NumPy's IndexError before any bound is read (issue 38)."""
+    from darray.lazy import host
+
+    monkeypatch.setattr(host, "LIMIT", host_limit)
+    x = da.zeros((3, 3, 3), device=any_place)
+    for key in [([[0, 1]], [], []), (da.asarray(np.array([True, False, True]), device=any_place), [0, 1, 2])]:
+        with pytest.raises(IndexError, match="shape mismatch: indexing arrays could not be broadcast together"):
+            x[key]
+        with pytest.raises(IndexError, match="shape mismatch"):
+            x[key] = 1.0
+    assert_same(x, np.zeros((3, 3, 3)))
 
 
 def test_out_of_bounds_message(cl_place):
@@ -429,3 +450,133 @@ def test_gather_out_of_bounds_on_the_host_path(host_place):
     with pytest.raises(IndexError, match="index 4 is out of bounds for axis 1 with size 4"):
         x[:, da.asarray(np.array([0, 4]), device=host_place)]
     assert_same(x[da.asarray(np.array([-1, 0]), device=host_place), 1], np.array([9.0, 1.0]))  # the next call works
+
+
+# -- random index expressions: darray raises exactly when NumPy does, with NumPy's class -----------
+
+class _Dev:
+    """A key entry to give darray as a DArray (NumPy gets ``value``)."""
+
+    def __init__(self, value: np.ndarray) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"DArray({self.value!r})"
+
+
+@st.composite
+def _entries(draw, shape: tuple[int, ...]):
+    """One key entry: ints (in and out of bounds), slices (steps, a zero step), None, Ellipsis, bool
+    scalars, masks (matching and mismatching shapes), integer arrays (lists, NumPy arrays and
+    DArrays; empty; various shapes), float arrays and scalars."""
+    n = shape[0] if shape else 2
+    ints = st.integers(-n - 2, n + 1)
+    kind = draw(st.sampled_from(["int", "slice", "none", "ellipsis", "bool", "mask", "ints", "ints", "float"]))
+    if kind == "int":
+        return draw(st.one_of(ints, ints.map(np.int64), st.integers(0, n + 1).map(np.uint8)))
+    if kind == "slice":
+        return slice(draw(st.none() | ints), draw(st.none() | ints), draw(st.none() | st.integers(-3, 3)))
+    if kind == "none":
+        return None
+    if kind == "ellipsis":
+        return Ellipsis
+    if kind == "bool":
+        return draw(st.sampled_from([True, False, np.True_, np.False_]))
+    form = draw(st.sampled_from(["list", "numpy", "darray"]))
+    if kind == "mask":
+        rank = draw(st.integers(1, max(1, len(shape))))
+        mshape = (tuple(shape[:rank]) if draw(st.booleans()) and len(shape) >= rank
+                  else draw(hnp.array_shapes(min_dims=rank, max_dims=rank, min_side=0, max_side=4)))
+        value = draw(arrays(np.bool_, mshape))
+    else:
+        ishape = draw(hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3))
+        dtype = np.float64 if kind == "float" else draw(st.sampled_from([np.int64, np.int32, np.uint8]))
+        elements = (st.integers(0, n + 1) if dtype == np.uint8 else ints) if kind != "float" else \
+            st.sampled_from([0.0, 1.0, 0.5])
+        value = draw(arrays(dtype, ishape, elements=elements))
+        if kind == "float" and draw(st.booleans()):
+            return 1.0
+    if form == "list":
+        return value.tolist()
+    return _Dev(value) if form == "darray" and value.ndim else value
+
+
+@st.composite
+def _cases(draw):
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4))
+    entries = draw(st.lists(_entries(shape), min_size=0, max_size=5))
+    key = entries[0] if len(entries) == 1 and draw(st.booleans()) else tuple(entries)
+    return shape, key
+
+
+def _for(key, place, numpy: bool):
+    def conv(p):
+        if isinstance(p, _Dev):
+            return p.value if numpy else da.asarray(p.value, device=place)
+        return p
+
+    return tuple(conv(p) for p in key) if isinstance(key, tuple) else conv(key)
+
+
+def _error_class(fn):
+    try:
+        fn()
+    except (IndexError, ValueError, TypeError) as err:
+        return type(err)
+    return None
+
+
+@pytest.mark.parametrize("host_limit", [0, 8, 1 << 20])  # host path off; small work only; all of it
+@settings(max_examples=200, deadline=None)
+@given(case=_cases(), data=st.data())
+def test_random_keys_raise_as_numpy(any_place, host_limit, case, data):
+    """Random index expressions over arrays of rank 0-4: ``x[key]`` and ``x[key] = value`` raise when
+    NumPy does, with NumPy's class (never an internal error), else give NumPy's result; a failed
+    assignment writes nothing and the next call works."""
+    from darray.lazy import host as host_path
+
+    shape, key = case
+    nkey = _for(key, any_place, numpy=True)
+    base = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    old = host_path.LIMIT
+    host_path.LIMIT = host_limit
+    try:
+        want_err = _error_class(lambda: base[nkey])
+        if want_err is None and base[nkey].ndim > MAX_RANK:
+            want_err = ValueError  # darray's rank limit
+        x = da.asarray(base, device=any_place)
+        got = None
+
+        def get():
+            nonlocal got
+            got = x[_for(key, any_place, numpy=False)]
+
+        got_err = _error_class(get)
+        event(f"get: {want_err.__name__ if want_err else 'result'}")
+        assert got_err is want_err or (want_err and got_err and issubclass(got_err, want_err)), \
+            (shape, key, got_err, want_err)
+        if want_err is None:
+            assert_same(got, base[nkey])
+        # assignment: a scalar, or values of the selection's shape
+        sel_shape = base[nkey].shape if want_err is None else ()
+        value = data.draw(st.one_of(st.integers(-50, 50), arrays(np.int32, st.just(sel_shape),
+                                                                 elements=st.integers(-50, 50))))
+        want = base.copy()
+
+        def put_np():
+            want[nkey] = value
+
+        want_err = _error_class(put_np)
+        if want_err is None and np.ndim(base[nkey]) > MAX_RANK:
+            want_err = ValueError
+        x = da.asarray(base, device=any_place)
+        got_err = _error_class(lambda: x.__setitem__(_for(key, any_place, numpy=False), value))
+        assert got_err is want_err or (want_err and got_err and issubclass(got_err, want_err)), \
+            (shape, key, got_err, want_err)
+        if want_err is not None:
+            assert_same(x, base)  # nothing written
+        elif np.ndim(value) == 0 or not _repeats(base, nkey):
+            assert_same(x, want)
+        assert_same(x[()], x.get())  # the next call works
+    finally:
+        host_path.LIMIT = old

@@ -5,6 +5,7 @@ against the default device, NumPy's signatures and NumPy's errors (the next call
 from __future__ import annotations
 
 import inspect
+from functools import partial
 
 import numpy as np
 import pytest
@@ -362,3 +363,100 @@ def test_multivariate_normal(any_place, method):
     assert da.random.default_rng(1).multivariate_normal(mean, cov, (2, 4), device=any_place).shape == (2, 4, 3)
     with pytest.warns(RuntimeWarning, match="semidefinite"):
         da.random.default_rng(1).multivariate_normal([0, 0], [[1, 2], [2, 1]], device=any_place)
+
+
+# -- sizes: NumPy's error classes for every method, Generator and legacy (one parser: _params.shape_of) --
+
+_SIZED = {**{name: args for name, args, _ in reversed(CONTINUOUS + DISCRETE)},
+          "random": (), "standard_normal": (), "integers": (0, 5), "choice": (5,),
+          "multinomial": (5, [0.5, 0.5]), "dirichlet": ([1.0, 1.0],), "multivariate_hypergeometric": ([3, 4], 2),
+          "multivariate_normal": ([0.0], [[1.0]])}
+_LEGACY = {**{name: args for name, args in _SIZED.items() if hasattr(np.random.RandomState, name)},
+           "random_sample": (), "randint": (0, 5), "random_integers": (1, 5), "ranf": (), "sample": ()}
+BAD_SIZES = [2.5, -3, (-3,), (2, -1), (2, 3.0), np.float64(2.0), np.float32(1.0), np.array(2.0), True, (True, 2),
+             (2, None), np.array([[2]]), "3", 2**70]
+GOOD_SIZES = [np.int64(2), (np.int32(2), 1), [2, 3], np.array([2, 1]), np.array(3), (), 0, (0, 2)]
+
+
+def _raised(call):
+    try:
+        return call(), None
+    except (TypeError, ValueError, OverflowError, IndexError) as err:
+        return None, type(err)
+
+
+# where one NumPy method departs from the size rule of all the others (dirichlet and multinomial take
+# True, multivariate_normal's IndexError for a 0-d size, choice's OverflowError past intp...), darray
+# follows the common rule: those are checked against numpy's normal
+_QUIRKS = {("dirichlet", "True"), ("multinomial", "True"), ("choice", repr(2**70)), ("multivariate_hypergeometric",
+           "array(3)")} | {("multivariate_normal", repr(s)) for s in (np.float64(2.0), np.float32(1.0), np.array(2.0),
+                                                                      np.array(3))}
+
+
+def _check_sizes(ours, theirs, size, label):
+    got, got_err = _raised(lambda: ours(size))
+    if (label, repr(size)) in _QUIRKS:
+        theirs = partial(np.random.default_rng(0).normal, 0.0, 1.0)
+    want, want_err = _raised(lambda: theirs(size))
+    assert got_err is want_err or (got_err and want_err and issubclass(want_err, got_err)), \
+        (label, size, got_err, want_err)
+    if (label, repr(size)) in _QUIRKS:
+        return
+    if want_err is None:
+        assert got.shape == np.shape(want), (label, size, got.shape, np.shape(want))
+
+
+@pytest.mark.parametrize("size", BAD_SIZES + GOOD_SIZES, ids=repr)
+@pytest.mark.parametrize("name", sorted(_SIZED))
+def test_sizes_raise_as_numpy_generator(name, size):
+    """A size that is not an integer or integers (floats, NumPy floats, bools, None inside) is
+    NumPy's TypeError, a negative one its ValueError, in every Generator method (issue 38)."""
+    args = _SIZED[name]
+    g, ng = da.random.default_rng(0), np.random.default_rng(0)
+    _check_sizes(lambda s: getattr(g, name)(*args, size=s, device="cpu"), lambda s: getattr(ng, name)(*args, size=s),
+                 size, name)
+
+
+@pytest.mark.parametrize("size", BAD_SIZES + GOOD_SIZES, ids=repr)
+@pytest.mark.parametrize("name", sorted(_LEGACY))
+def test_sizes_raise_as_numpy_legacy(name, size):
+    """As above, for darray.random's functions (the legacy RandomState) against numpy.random's."""
+    args = _LEGACY[name]
+    _check_sizes(lambda s: getattr(da.random, name)(*args, size=s, device="cpu"),
+                 lambda s: getattr(np.random, name)(*args, size=s), size, name)
+
+
+def test_sizes_on_the_device(cl_place):
+    g = da.random.default_rng(0)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        g.exponential(size=(2, 3.0), device=cl_place)
+    with pytest.raises(TypeError, match="single integer"):
+        da.random.normal(size=2.5, device=cl_place)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        da.random.normal(size=(-3,), device=cl_place)
+    assert g.normal(size=np.int64(3), device=cl_place).shape == (3,)  # the next call works
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: r.standard_normal(3, dtype=np.int32), lambda r: r.random(3, dtype=np.float16),
+    lambda r: r.standard_exponential(3, dtype=np.int64), lambda r: r.integers(0, 5, 3, dtype=np.float64),
+])
+def test_unsupported_dtypes_are_type_errors(call):
+    with pytest.raises(TypeError):
+        call(np.random.default_rng(0))
+    with pytest.raises(TypeError, match="Unsupported dtype"):
+        call(da.random.default_rng(0))
+
+
+@pytest.mark.parametrize("low,high", [(0, np.inf), (-np.inf, 0), (0, 1e308 * 10), (-1e308, 1e308), (1e308, -1e308),
+                                      (np.nan, 1.0), (0.0, np.nan), (np.inf, np.inf), (np.inf, 0), (5.0, 1.0),
+                                      ([0.0, 1.0], [1.0, np.inf]), ([5.0, 0.0], [1.0, np.inf]), (1.0, 1.0), (2, 1e308)])
+def test_uniform_ranges_as_numpy(low, high):
+    """uniform's bounds: a span that is not finite is NumPy's OverflowError (before low > high, the
+    Generator's ValueError; the legacy uniform draws from (high, low])."""
+    for ours, theirs in [(da.random.default_rng(0), np.random.default_rng(0)), (da.random, np.random)]:
+        got, got_err = _raised(partial(ours.uniform, low, high, device="cpu"))
+        want, want_err = _raised(partial(theirs.uniform, low, high))
+        assert got_err is want_err, (ours, low, high, got_err, want_err)
+        if want_err is None:
+            assert got.shape == np.shape(want)

@@ -152,6 +152,42 @@ def test_reduceat(place, data, name) -> None:
         getattr(da, name).reduceat(x, [n])
 
 
+_R = np.arange(8.0)
+_R2 = np.arange(8.0).reshape(2, 4)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("ufunc,x,indices,kw", [
+    ("add", _R, [[0, 3]], {}), ("add", _R, 3, {}), ("add", _R, np.array([[0, 3]]), {}),  # indices must be 1-d
+    ("add", _R, [0, 8], {}), ("add", _R, [0, -1], {}), ("add", np.zeros(0), [0], {}),  # out of range
+    ("add", _R2, [0, 4], {"axis": 1}), ("add", _R2, [0, 2], {"axis": -1}), ("add", _R2, [1], {"axis": 0}),
+    ("add", _R, [0.0, 3.0], {}), ("add", _R, [True, False], {}), ("add", _R, [], {}), ("add", _R, [5, 2], {}),
+    ("add", _R, np.array([0.0, 3.0]), {}), ("add", _R, np.array([0, 3], np.uint64), {}),  # arrays: safe casts only
+    ("add", _R, np.array([0, 3], np.int32), {}), ("add", _R, [2**63], {}), ("add", _R, ["a"], {}),
+    ("add", _R, [0], {"axis": 1}), ("add", _R, [0], {"axis": None}), ("add", _R2, [0], {"axis": None}),
+    ("add", _R, [0], {"axis": (0,)}), ("add", _R2, [0], {"axis": (0, 1)}), ("add", _R, [0], {"axis": 0.0}),
+    ("add", np.float64(1.0), [0], {}), ("negative", _R, [0], {}), ("multiply", _R2, [0, 1], {"axis": 0}),
+])
+def test_reduceat_validation_as_numpy(place, ufunc, x, indices, kw) -> None:
+    """reduceat's indices (1-d only; arrays cast safely to intp; lists element by element), their
+    bounds, its axis (one only; None or a 1-tuple allowed) and a 0-d array raise NumPy's class; else
+    NumPy's result (issue 38)."""
+    def run(xp, arr, idx):
+        try:
+            return getattr(xp, ufunc).reduceat(arr, idx, **kw), None
+        except (ValueError, TypeError, IndexError, OverflowError) as err:
+            return None, type(err)
+
+    want, want_err = run(np, x, indices)
+    got, got_err = run(da, da.asarray(x, device=place), indices)
+    assert got_err is want_err or (got_err and want_err and issubclass(got_err, want_err)), (got_err, want_err)
+    if want_err is None:
+        assert_same(got, want)
+    if isinstance(indices, np.ndarray):  # the indices as a DArray
+        got, got_err = run(da, da.asarray(x, device=place), da.asarray(indices, device=place))
+        assert got_err is want_err or (got_err and want_err and issubclass(got_err, want_err)), (got_err, want_err)
+
+
 def test_errors_name_the_ufunc_and_the_next_call_works() -> None:
     x = da.asarray([1.0, 2.0])
     with pytest.raises(ValueError, match="sin.reduce"):

@@ -96,10 +96,10 @@ OPS: tuple[Op, ...] = (
     Op("divide", 2, np.true_divide, {"c": "cdiv_{R}({0}, {1})", "*": "({0} / {1})"}, doc="x1 / x2 (true division)",
        aliases=("true_divide",), host="f"),
     Op("floor_divide", 2, np.floor_divide, {"*": "floordiv_{T}({0}, {1})"},
-       doc="x1 // x2; integer division by zero gives 0 (NumPy warns). Differs from NumPy: with an "
-           "infinite float operand it is floor(x1 / x2), the Array API's special cases (inf // 2 is inf, "
-           "-1 // inf is -0; NumPy: NaN, -1)"),
-    Op("remainder", 2, np.remainder, {"*": "pymod_{T}({0}, {1})"}, doc="x1 % x2 with the sign of x2", aliases=("mod",)),
+       doc="x1 // x2, NumPy's floor division (for floats, npy_divmod's quotient, bit for bit: -1 // inf is -1, "
+           "inf // 2 is NaN); integer division by zero gives 0 (NumPy warns)", host="iuf"),
+    Op("remainder", 2, np.remainder, {"*": "pymod_{T}({0}, {1})"}, doc="x1 % x2 with the sign of x2 (NumPy's bits)",
+       aliases=("mod",), host="iuf"),
     Op("pow", 2, np.power, {"i": "ipow_{T}({0}, {1})", "u": "ipow_{T}({0}, {1})", "b": "({0} | !{1})",
                             "c": "cpow_{R}({0}, {1})", "f": "pow({0}, {1})"},
        doc="x1 ** x2. Differs from NumPy: a negative integer exponent inside an array gives 0 (or +-1 for "
@@ -147,7 +147,7 @@ OPS: tuple[Op, ...] = (
     Op("logaddexp", 2, np.logaddexp, {"f": "logaddexp_{T}({0}, {1})"}, doc="log(exp(x1) + exp(x2))"),
     Op("logaddexp2", 2, np.logaddexp2, {"f": "logaddexp2_{T}({0}, {1})"}, doc="log2(2**x1 + 2**x2)"),
     Op("fmod", 2, np.fmod, {"i": "cfmod_{T}({0}, {1})", "u": "cfmod_{T}({0}, {1})", "f": "fmod({0}, {1})"},
-       doc="C's remainder, with the sign of x1 (integer division by zero gives 0, NumPy warns)"),
+       doc="C's remainder, with the sign of x1 (integer division by zero gives 0, NumPy warns)", host="iuf"),
     Op("fmax", 2, np.fmax, {"f": "(({0} > {1} || isnan({1})) ? {0} : {1})", "*": "(({0} > {1}) ? {0} : {1})"},
        doc="elementwise maximum; NaN only where both are NaN", kinds="biuf", host="biu"),
     Op("fmin", 2, np.fmin, {"f": "(({0} <= {1} || isnan({1})) ? {0} : {1})", "*": "(({0} < {1}) ? {0} : {1})"},

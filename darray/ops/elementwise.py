@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
-from .._convert import from_numpy, write
+from .._array import DArray, read_only
+from .._convert import assign, from_numpy, write
 from .._typing import ArrayLike
 from ..lazy import graph, host, record
 from ..place import CLPlace, Place
@@ -222,16 +222,6 @@ def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
     return np.where(exp < 0, neg.astype(out.dtype), out)
 
 
-def _floor_divide(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
-    """numpy.floor_divide, but floor(x1 / x2) where a float operand is infinite (the Array API's
-    special cases: inf // 2 is inf, -1 // inf is -0; NumPy gives NaN and -1), as the kernel."""
-    out = np.asarray(np.floor_divide(x1, x2))
-    if out.dtype.kind != "f":
-        return out
-    inf = np.isinf(x1) | np.isinf(x2)
-    return np.where(inf, np.floor(x1 / x2), out) if inf.any() else out
-
-
 def _expm1(x: np.ndarray) -> np.ndarray:
     """numpy.expm1 with the Array API's complex special values where NumPy's formula differs, as
     complex.h's cexpm1: +0 + 0j at +-0 + 0j, NaN + 0j at NaN + 0j, inf + 0j at inf + 0j, -1 +- 0j
@@ -252,7 +242,7 @@ def _expm1(x: np.ndarray) -> np.ndarray:
 
 
 # where the row's NumPy reference differs
-_CPU: dict[str, Callable[..., Any]] = {"pow": _power, "floor_divide": _floor_divide, "expm1": _expm1}
+_CPU: dict[str, Callable[..., Any]] = {"pow": _power, "expm1": _expm1}
 
 
 def apply(name: str, *args: Any) -> DArray:
@@ -262,9 +252,12 @@ def apply(name: str, *args: Any) -> DArray:
 
 def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
     """NumPy's rules for writing a result of ``dtype`` and ``shape`` into ``out`` (an in-place
-    operator's target or an ``out=`` array): same shape, a 'same_kind' cast, and here the same place."""
+    operator's target or an ``out=`` array): writeable, same shape, a 'same_kind' cast, and here the same
+    place."""
     if not isinstance(out, DArray):
         raise TypeError(f"darray {name}: out must be a DArray, got {type(out).__name__}")
+    if out._readonly:
+        read_only(name, "output array")
     if shape != out.shape:
         raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
                          f"the broadcast shape {shape}")
@@ -325,25 +318,45 @@ if TYPE_CHECKING:  # the functions made above, for type checkers (test_typing ke
     subtract = true_divide = logaddexp2 = fmod = fmax = fmin = float_power = ldexp = heaviside = gcd = lcm = _binary
 
 
-def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:
-    """x limited to [min, max]; either bound may be None. See also: numpy.clip."""
-    if min is None and max is None:
-        return apply("positive", x)
-    if min is None:
-        return apply("minimum", x, max)
-    if max is None:
-        return apply("maximum", x, min)
-    return apply("clip", x, min, max)
+def _stored(name: str, result: DArray, out: Any) -> DArray:
+    """``result``, or ``result`` written into ``out`` (NumPy's ``out=`` rules) when one is given."""
+    if out is None:
+        return result
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    check_out(name, out, result.dtype, result.shape, result.place)
+    assign(out, out._dim, result)
+    return out
 
 
-def round(x: ArrayLike, /, decimals: int = 0) -> DArray:  # noqa: A001
-    """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals). See also: numpy.round.
+def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None, out: Any = None, *,
+         min: ArrayLike | None = None, max: ArrayLike | None = None) -> DArray:
+    """``a`` limited to [min, max]; either bound may be None. The bounds by position or as NumPy's
+    ``a_min``/``a_max`` or the Array API's ``min``/``max`` keywords. See also: numpy.clip."""
+    if a_min is not None and min is not None or a_max is not None and max is not None:
+        raise ValueError("darray clip: give each bound once: a_min or min, a_max or max")
+    low, high = min if a_min is None else a_min, max if a_max is None else a_max
+    if low is None and high is None:
+        return _stored("clip", apply("positive", a), out)
+    if low is None:
+        return _stored("clip", apply("minimum", a, high), out)
+    if high is None:
+        return _stored("clip", apply("maximum", a, low), out)
+    return _stored("clip", apply("clip", a, low, high), out)
+
+
+def round(a: ArrayLike, decimals: int = 0, out: Any = None) -> DArray:  # noqa: A001
+    """Round half to even; ``decimals`` as NumPy (scaled by 10**decimals); written into ``out`` when
+    given. See also: numpy.round.
 
     Integers keep their dtype (unchanged for ``decimals >= 0``); bool rounds only with
     ``decimals=0`` (to float16, float32 without cl_khr_fp16), as NumPy. Differs from NumPy for
     complex with ``decimals != 0``: the scaling is a complex multiplication, so an infinite part
     makes the other part NaN and a zero part may lose its sign (NumPy rounds the parts separately).
     """
+    return _stored("round", _round(a, decimals), out)
+
+
+def _round(x: ArrayLike, decimals: int) -> DArray:
     if decimals == 0:
         return apply("round", x)
     kind = x.dtype.kind if isinstance(x, DArray) else np.asarray(x).dtype.kind

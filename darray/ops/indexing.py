@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .. import lazy, sched
-from .._array import DArray
+from .._array import DArray, read_only
 from .._convert import (
     _value_term,
     asarray,
@@ -89,6 +89,8 @@ def _entry(k: Any) -> Any:
             return k
         if k.dtype.kind in "iu":
             return int(k.item()) if k.ndim == 0 and isinstance(k, np.ndarray) else k
+        if k.ndim or isinstance(k, DArray):
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
     raise IndexError(_INDEX_TYPES)
 
 
@@ -100,15 +102,22 @@ def _basic(key: Any) -> bool:
     return True
 
 
-def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
-    """(basic key, advanced entries) of ``key``, or None when it is all basic. In the basic key
-    each advanced entry is replaced by the slices of the axes it indexes (a 0-d mask by None:
-    a new axis of length one, which it then indexes); None for a lone index array (no basic part)."""
+def _parse(key: Any, shape: tuple[int, ...]) -> tuple[tuple | None, list[_Advanced]] | None:
+    """(basic key, advanced entries) of ``key`` for an array of ``shape``, or None when it is all
+    basic. In the basic key each advanced entry is replaced by the slices of the axes it indexes (a
+    0-d mask by None: a new axis of length one, which it then indexes); None for a lone index array
+    (no basic part). NumPy's errors in NumPy's order: the entries' types, too many indices, masks
+    that do not match their axes, then integers out of bounds and zero slice steps in key order,
+    then index arrays that do not broadcast together (their bounds come later, on the device)."""
+    ndim = len(shape)
     if type(key) is DArray and key._dim.shape and key._dtype.kind in "biu":  # a lone index array or mask
         width = len(key._dim.shape) if key._dtype.kind == "b" else 1
         if width > ndim:
             raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {width} were indexed")
-        return None, [_Advanced(0, 0, key, key._dtype.kind == "b")]
+        adv = _Advanced(0, 0, key, key._dtype.kind == "b")
+        if adv.is_mask:
+            _check_mask(shape, adv)
+        return None, [adv]
     if _basic(key):
         return None
     entries = [_entry(k) for k in (key if type(key) is tuple else (key,))]
@@ -122,10 +131,13 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
     basic: list[Any] = []
     advanced: list[_Advanced] = []
+    ordered: list[tuple[int, Any]] = []  # (source axis, int or slice): checked in key order below
     axis = source = 0
     for e in entries:
         if e is None or type(e) is slice:
             basic.append(e)
+            if e is not None:
+                ordered.append((source, e))
             axis += 1
             source += e is not None
         elif e is Ellipsis:
@@ -136,6 +148,10 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
             mask = not isinstance(e, int) and e.dtype.kind == "b"
             width = e.ndim if mask else 1
             advanced.append(_Advanced(axis, source, np.asarray(e) if isinstance(e, int) else e, mask))
+            if mask:
+                _check_mask(shape, advanced[-1])
+            elif isinstance(e, int):
+                ordered.append((source, e))
             basic += [slice(None)] * width
             axis += width
             source += width
@@ -143,14 +159,40 @@ def _parse(key: Any, ndim: int) -> tuple[tuple | None, list[_Advanced]] | None:
             advanced.append(_Advanced(axis, source, np.zeros(int(bool(e)), np.int64), False))
             basic.append(None)
             axis += 1
+    for a, e in ordered:
+        if type(e) is slice:
+            if e.step == 0:
+                raise ValueError("slice step cannot be zero")
+        elif not -shape[a] <= e < shape[a]:
+            raise IndexError(f"index {e} is out of bounds for axis {a} with size {shape[a]}")
+    _check_broadcast(advanced)
     return tuple(basic), advanced
 
 
-def _check_mask(view: DArray, adv: _Advanced) -> None:
-    """IndexError when a mask's shape does not match the axes it indexes (as NumPy, a mask axis
-    of length 0 matches an axis of any length: the mask is empty and selects nothing)."""
+def _check_broadcast(advanced: list[_Advanced]) -> None:
+    """NumPy's IndexError when the key's index arrays do not broadcast together, before any bound
+    is checked (a mask counts as the 1-d array of its nonzero; a DArray mask's count is not known
+    without a read back, so ``_layout`` checks keys with one)."""
+    if len(advanced) < 2 or any(a.is_mask and isinstance(a.index, DArray) for a in advanced):
+        return
+    shapes = [(int(np.count_nonzero(a.index)),) if a.is_mask else tuple(a.index.shape) for a in advanced]
+    try:
+        broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(_mismatch(shapes)) from None
+
+
+def _mismatch(shapes: Sequence[tuple[int, ...]]) -> str:
+    return ("shape mismatch: indexing arrays could not be broadcast together with shapes "
+            + " ".join(str(s) for s in shapes))
+
+
+def _check_mask(shape: tuple[int, ...], adv: _Advanced) -> None:
+    """IndexError when a mask's shape does not match the axes of ``shape`` (the indexed array's) it
+    indexes (as NumPy, a mask axis of length 0 matches an axis of any length: the mask is empty and
+    selects nothing)."""
     for j, m in enumerate(adv.index.shape):
-        n = view.shape[adv.axis + j]
+        n = shape[adv.source_axis + j]
         if m != n and m:
             raise IndexError(f"boolean index did not match indexed array along axis {adv.source_axis + j}; "
                              f"size of axis is {n} but size of corresponding boolean axis is {m}")
@@ -169,7 +211,6 @@ def _integer_indices(view: DArray, advanced: list[_Advanced]) -> list[tuple[int,
     out: list[tuple[int, int, DArray]] = []
     for adv in advanced:
         if adv.is_mask:
-            _check_mask(view, adv)
             coords = nonzero(_on_place(adv.index, view._place))
             out += [(adv.axis + j, adv.source_axis + j, c) for j, c in enumerate(coords)]
         else:
@@ -185,8 +226,7 @@ def _layout(view: DArray, axes: Sequence[int],
     try:
         b = broadcast_shapes(*shapes)
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         + " ".join(str(s) for s in shapes)) from None
+        raise IndexError(_mismatch(shapes)) from None
     rest = [d for d in range(view.ndim) if d not in axes]
     adjacent = list(axes) == list(range(axes[0], axes[0] + len(axes)))
     at = axes[0] if adjacent else 0
@@ -232,9 +272,12 @@ def _checked() -> bool:
 
 def _check(view: DArray, indices: list[tuple[int, int, DArray]], offsets: DArray) -> None:
     """IndexError naming the first bad index when an offset is flagged -1 (one reduction read
-    back); for an empty selection, the indices themselves are checked, as NumPy does."""
+    back); for an empty selection, the indices themselves are checked, as NumPy does (none when
+    the indices broadcast to nothing: NumPy then reads none of them)."""
     if offsets.size:
         flagged = bool(R.any(offsets < 0))
+    elif not prod(broadcast_shapes(*[idx.shape for _, _, idx in indices])):
+        flagged = False
     else:
         flagged = any(idx.size and bool(R.any((idx < -view.shape[a]) | (idx >= view.shape[a])))
                       for a, _, idx in indices)
@@ -286,7 +329,7 @@ def _base(x: DArray) -> tuple[Any, np.int64]:
 
 
 def _advanced_view(x: DArray, key: Any) -> tuple[DArray, list[_Advanced]] | None:
-    parsed = _parse(key, len(x._dim.shape))
+    parsed = _parse(key, x._dim.shape)
     if parsed is None:
         return None
     basic, advanced = parsed
@@ -361,7 +404,9 @@ def _gather_host(view: DArray, advanced: list[_Advanced]) -> DArray:
     try:
         return from_numpy(host.call("gather", select, place, [input_term(view), *map(input_term, arrays)]), place)
     except IndexError:
-        _raise_bad(view, _integer_indices(view, advanced))
+        indices = _integer_indices(view, advanced)
+        _layout(view, [a for a, _, _ in indices], [i.shape for _, _, i in indices])  # shapes that do not broadcast
+        _raise_bad(view, indices)
 
 
 def setitem(x: DArray, key: Any, value: Any, /) -> None:
@@ -371,6 +416,8 @@ def setitem(x: DArray, key: Any, value: Any, /) -> None:
     if found is None:
         assign(x, x._dim.getitem(key), value)
         return
+    if x._readonly:  # (a basic key: checked by ``assign``)
+        read_only("setitem")
     view, advanced = found
     if isinstance(value, DArray) and value._place is not x._place and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
@@ -502,14 +549,14 @@ def _compact(x: DArray, mask: DArray) -> DArray:
     return _compaction(mask, "compact_values", x.dtype, [s.buffer, s_o], [s])
 
 
-def nonzero(x: Any, /) -> tuple[DArray, ...]:
+def nonzero(a: Any) -> tuple[DArray, ...]:
     """Indices of the non-zero elements, one int64 array per axis, in C order.
 
     See also: numpy.nonzero. As NumPy 2, a 0-d input is a ValueError."""
-    x = x if isinstance(x, DArray) else asarray(x)
-    if x.ndim == 0:
+    a = a if isinstance(a, DArray) else asarray(a)
+    if a.ndim == 0:
         raise ValueError("darray nonzero: nonzero of a 0-d array is not allowed; use atleast_1d (NumPy 2)")
-    return D.implementation("nonzero", x._place)(x)
+    return D.implementation("nonzero", a._place)(a)
 
 
 @D.register("nonzero", "cpu")

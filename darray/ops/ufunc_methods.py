@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import DArray, read_only
 from .._convert import asarray, to_numpy
 from ..dim import normalize_axes, normalize_axis
 from . import elementwise as E
@@ -173,6 +173,8 @@ def _positions(a: DArray, indices: Any) -> np.ndarray:
 def at(u: ufunc, a: DArray, indices: Any, b: Any) -> None:
     if not isinstance(a, DArray):
         raise TypeError(f"darray {u.__name__}.at: the first argument must be a DArray (it is written in place)")
+    if a._readonly:
+        read_only(f"{u.__name__}.at", "operand array")
     if (b is None) != (u.nin == 1):
         raise ValueError(f"darray {u.__name__}.at: {'second operand needed' if b is None else 'too many operands'}")
     pos = _positions(a, indices)
@@ -201,11 +203,18 @@ def reduceat(u: ufunc, array: Any, indices: Any, axis: int, dtype: Any, out: Any
     _binary(u, "reduceat")
     name = f"{u.__name__}.reduceat"
     x = _array(array, dtype, name)
+    if x.ndim == 0:
+        raise TypeError(f"darray {name}: cannot reduceat on a scalar")
+    if axis is None or isinstance(axis, tuple):  # NumPy's: one axis of them only (None: all of x's)
+        axes = tuple(range(x.ndim)) if axis is None else axis
+        if len(axes) != 1:
+            raise ValueError(f"darray {name}: reduceat does not allow multiple axes (axis={axis!r})")
+        axis = axes[0]
     axis = normalize_axis(axis, x.ndim, name)
-    idx = (to_numpy(indices) if isinstance(indices, DArray) else np.asarray(indices)).astype(np.int64).reshape(-1)
+    idx = _reduceat_indices(indices, name)
     n = x.shape[axis]
     if idx.size and (idx.min() < 0 or idx.max() >= n):
-        raise IndexError(f"darray {name}: index {idx[(idx < 0) | (idx >= n)][0]} out-of-bounds in reduceat")
+        raise IndexError(f"darray {name}: index {idx[(idx < 0) | (idx >= n)][0]} out-of-bounds in {name} [0, {n})")
     y = moveaxis(x, axis, 0)
     parts = []
     for k, start in enumerate(idx):
@@ -213,6 +222,27 @@ def reduceat(u: ufunc, array: Any, indices: Any, axis: int, dtype: Any, out: Any
         parts.append(reduce(u, y[start:stop], 0, None, None, False, _NO_VALUE, True) if stop > start else y[start])
     result = stack(parts) if parts else reshape(y[:0], (0, *y.shape[1:]))
     return finish(name, moveaxis(result, 0, axis), out)
+
+
+def _reduceat_indices(indices: Any, name: str) -> np.ndarray:
+    """reduceat's indices as int64, by NumPy's rules: exactly 1-d (ValueError otherwise); an array's
+    dtype must cast safely to intp (TypeError); a sequence's elements are each taken as an integer
+    (``int()``; OverflowError past int64)."""
+    if isinstance(indices, (DArray, np.ndarray)):
+        host = to_numpy(indices) if isinstance(indices, DArray) else indices
+        if host.ndim != 1:
+            raise ValueError(f"darray {name}: indices must be 1-d, got an array of {host.ndim} dimensions")
+        if not np.can_cast(host.dtype, np.intp, "safe"):
+            raise TypeError(f"darray {name}: Cannot cast indices from {host.dtype} to {np.dtype(np.intp)} according "
+                            f"to the rule 'safe'")
+        return host.astype(np.int64)
+    try:
+        seq = np.array(indices, dtype=object)
+    except ValueError:  # a ragged sequence
+        seq = None
+    if seq is None or seq.ndim != 1:
+        raise ValueError(f"darray {name}: indices must be a 1-d sequence of integers, got {indices!r}")
+    return np.array([int(v) for v in seq], dtype=np.int64)
 
 
 __all__ = ["reduce", "accumulate", "outer", "at", "reduceat"]

@@ -21,7 +21,7 @@ from .._array import DArray
 from ..ops import elementwise as E
 from ..ops.selection import where
 from ..place import Place
-from ._params import LAM_MAX, REQUIRED, Param, float_dtype, out_args, place_of, resolve
+from ._params import LAM_MAX, REQUIRED, Param, finite_range, float_dtype, out_args, place_of, resolve
 
 Number = float | int | DArray
 
@@ -185,11 +185,10 @@ def _sampler(kind: str, integer: bool) -> Callable[..., DArray]:
 
 
 def _uniform_check(h: list[np.ndarray]) -> str | None:
-    with np.errstate(over="ignore"):
-        span = h[1] - h[0]
-    if np.any(span < 0):
-        return "low > high (high - low < 0)"
-    return None if np.all(np.isfinite(span)) else "high - low range exceeds valid bounds"
+    """NumPy's order: a span that is not finite (an infinite or NaN bound too) is an OverflowError
+    before low > high is a ValueError."""
+    span = finite_range("uniform", h)
+    return "low > high (high - low < 0)" if np.any(span < 0) else None
 
 
 def _triangular_check(h: list[np.ndarray]) -> str | None:
@@ -217,7 +216,7 @@ _DF, _NONC = _p("df", REQUIRED, "gt0", "notnan"), _p("nonc", REQUIRED, "ge0", "n
 _DFS = (_p("dfnum", REQUIRED, "gt0", "notnan"), _p("dfden", REQUIRED, "gt0", "notnan"))
 _INV = "inversion of one uniform per element"
 ROWS = (
-    Dist("uniform", (_p("low", 0.0, "finite"), _p("high", 1.0, "finite")),
+    Dist("uniform", (_p("low", 0.0), _p("high", 1.0)),
          lambda g, s, t, at, low, high: _u(g, s, t, at) * (high - low) + low,
          "Floats in [low, high): ``low + (high - low) * random()``.", _uniform_check, extras=("dtype",),
          differs="a ``dtype``; low > high is a ValueError"),

@@ -165,7 +165,7 @@ class Generator(Distributions, Multivariate):
         low, high = (0, low) if high is None else (low, high)
         dt = _dt.as_dtype(dtype, "random.integers")
         if dt.kind not in "iub":
-            raise ValueError(f"darray random.integers: dtype must be an integer type or bool, got {dt}")
+            raise TypeError(f"darray random.integers: Unsupported dtype {dt!r} (an integer type or bool)")
         at = place_of(device, place, "integers", low, high)
         bounds = [_int_bounds(v, name) for v, name in ((low, "low"), (high, "high"))]
         lo, top = bounds[0], np.asarray(bounds[1] - (not endpoint), dtype=object)
@@ -289,10 +289,10 @@ def _int_bounds(v: Any, name: str) -> np.ndarray:
 
 
 def _broadcast_size(size: Any, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    shape = shape_of(size, "integers")  # (NumPy's errors for a bad size first)
     joint = np.broadcast_shapes(*shapes)
     if size is None:
         return joint
-    shape = shape_of(size, "integers")
     if np.broadcast_shapes(shape, joint) != shape:
         raise ValueError(f"darray random.integers: shape mismatch: bounds of shapes {shapes} and size {size}")
     return shape

@@ -19,7 +19,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from ..place import PlaceLike
 from ._generator import BitGenerator, Generator, Philox
-from ._params import Param, float_dtype, place_of, resolve
+from ._params import Param, finite_range, float_dtype, place_of, resolve
 
 STATE_NAME = "Philox4x32-10"
 # Generator methods a RandomState takes as they are (less the keywords NumPy's legacy API lacks)
@@ -126,14 +126,14 @@ class RandomState:
         See also: numpy.random.RandomState.uniform."""
         at = place_of(device, place, "uniform", low, high)
         dt = float_dtype(None, at, "uniform")
-        (lo, hi), shape = resolve("uniform", (Param("low", rules=("finite",)), Param("high", rules=("finite",))),
-                                  [low, high], size, at, dt, _finite_range)
+        (lo, hi), shape = resolve("uniform", (Param("low"), Param("high")), [low, high], size, at, dt,
+                                  _finite_range)
         return self._gen.random(shape, dt, device=at) * (hi - lo) + lo
 
 
 def _finite_range(h: list[np.ndarray]) -> str | None:
-    with np.errstate(over="ignore"):
-        return None if np.all(np.isfinite(h[1] - h[0])) else "high - low range exceeds valid bounds"
+    finite_range("uniform", h)
+    return None
 
 
 for _name in _SHARED:

@@ -7,6 +7,7 @@ the host (an array parameter on a device is copied back for the check).
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import DArray, read_only
 from .._convert import asarray
 from ..ops.creation import default_float
 from ..place import Place, PlaceLike, parse
@@ -49,12 +50,39 @@ class Param:
 
 
 def shape_of(size: Any, op: str) -> tuple[int, ...]:
-    """The shape of ``size`` (None: 0-d); ValueError naming ``size`` when it is negative or not integers."""
-    dims = () if size is None else (size,) if np.ndim(size) == 0 else tuple(size)
+    """The shape of ``size`` (None: 0-d), with NumPy's errors: TypeError for a size that is not an
+    integer or a sequence of integers (floats, bools, NumPy floats, 0-d float arrays, nested
+    sequences), ValueError for a negative dimension or one past ``intp``."""
+    if size is None:
+        return ()
+    if np.ndim(size) == 0:
+        if isinstance(size, (bool, np.bool_)) or not hasattr(size, "__index__"):
+            raise TypeError(f"darray random.{op}: expected a sequence of integers or a single integer, "
+                            f"got {size!r}")
+        dims: Any = (size,)
+    else:
+        dims = np.asarray(size) if isinstance(size, np.ndarray) else size
+        if isinstance(dims, np.ndarray) and dims.ndim != 1:
+            raise TypeError(f"darray random.{op}: size must be a sequence of integers, got an array of shape "
+                            f"{dims.shape}")
+    shape = []
     for d in dims:
-        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 0:
-            raise ValueError(f"darray random.{op}: size must be non-negative integers, got {size!r}")
-    return tuple(int(d) for d in dims)
+        if isinstance(d, (bool, np.bool_)):
+            raise TypeError(f"darray random.{op}: an integer is required for each dimension of size, got {size!r}")
+        try:
+            n = operator.index(d)
+        except TypeError:
+            raise TypeError(f"darray random.{op}: '{type(d).__name__}' object cannot be interpreted as an integer "
+                            f"(size {size!r})") from None
+        if n < 0:
+            raise ValueError(f"darray random.{op}: negative dimensions are not allowed (size {size!r})")
+        if n > _INTP_MAX:
+            raise ValueError(f"darray random.{op}: Maximum allowed dimension exceeded (size {size!r})")
+        shape.append(n)
+    return tuple(shape)
+
+
+_INTP_MAX = int(np.iinfo(np.intp).max)
 
 
 def place_of(device: PlaceLike, place: PlaceLike, op: str, *values: Any) -> Place:
@@ -72,7 +100,7 @@ def float_dtype(dtype: Any, place: Place, op: str) -> np.dtype:
     """``dtype`` (None: the place's default float), which must be float32 or float64."""
     dt = default_float(place) if dtype is None else _dt.as_dtype(dtype, f"random.{op}")
     if dt not in (_dt.float32, _dt.float64):
-        raise ValueError(f"darray random.{op}: dtype must be float32 or float64, got {dt}")
+        raise TypeError(f"darray random.{op}: Unsupported dtype {dt!r} (float32 or float64 only)")
     return dt
 
 
@@ -83,6 +111,8 @@ def out_args(out: Any, size: Any, dtype: Any, device: PlaceLike, place: PlaceLik
         return size, dtype, device
     if not isinstance(out, DArray):
         raise TypeError(f"darray random.{op}: out must be a DArray, got {type(out).__name__}")
+    if out._readonly:
+        read_only(f"random.{op}", "output array")
     if size is not None and shape_of(size, op) != out.shape:
         raise ValueError(f"darray random.{op}: size {size} differs from out's shape {out.shape}")
     if dtype is not None and _dt.as_dtype(dtype, f"random.{op}") != out.dtype:
@@ -105,13 +135,23 @@ def host_values(op: str, p: Param, value: Any) -> np.ndarray:
     return host.astype(np.int64) if p.integer else host
 
 
+def finite_range(op: str, h: list[np.ndarray]) -> np.ndarray:
+    """``high - low`` of the host bounds ``h``; NumPy's OverflowError where it is not finite (an
+    infinite or NaN bound, or a span past the float64 range)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = h[1] - h[0]
+    if not np.all(np.isfinite(span)):
+        raise OverflowError(f"darray random.{op}: high - low range exceeds valid bounds")
+    return span
+
+
 def broadcast(op: str, size: Any, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
     """The draw's shape: ``size``, which the parameters' shapes must broadcast to, or their broadcast shape."""
+    shape = shape_of(size, op)  # (NumPy's errors for a bad size first)
     try:
         joint = np.broadcast_shapes(*shapes)
         if size is None:
             return joint
-        shape = shape_of(size, op)
         if np.broadcast_shapes(shape, joint) != shape:
             raise ValueError
         return shape

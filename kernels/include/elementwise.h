@@ -1,7 +1,7 @@
 /* darray elementwise helpers, inlined at the top of every generated elementwise kernel.
  * Entry points: none (helper functions only); the generated kernel is `elementwise`.
  * Helpers are named <op>_<ctype>: floordiv_*, pymod_* (NumPy floor_divide/remainder,
- * division by zero gives 0 for integers; float floor_divide with the Array API's infinities),
+ * division by zero gives 0 for integers; floats step for step as NumPy's npy_divmod),
  * shl_*, shr_* (NumPy shifts: counts outside [0, bits) give 0, or -1 for negative values
  * shifted right), ipow_* (integer power by squaring, wrap-around), recip_*, logaddexp_*,
  * clip_* (NaN propagates), cfmod_*, gcd_*, lcm_* (NumPy fmod/gcd/lcm of integers), logaddexp2_*,
@@ -69,13 +69,16 @@ DARRAY_INT_HELPERS(uint, uint, 32, 0)
 DARRAY_INT_HELPERS(long, ulong, 64, (-9223372036854775807L - 1))
 DARRAY_INT_HELPERS(ulong, ulong, 64, 0)
 
-/* NumPy's npy_divmod for floats: floor division and a remainder with the divisor's sign;
- * floor division by zero or with an infinite operand is the Array API's floor(a / b) (NumPy:
- * NaN for inf // 2, -1 for -1 // inf). */
-#define DARRAY_FLOAT_HELPERS(T)                                                      \
+/* NumPy's npy_floor_divide and npy_remainder for floats (npy_divmod: floor division and a
+ * remainder with the divisor's sign), step for step, so every combination of signed zeros,
+ * infinities and NaN gives NumPy's bits: by zero, a / b and fmod(a, b); else the quotient
+ * (a - fmod(a, b)) / b, stepped down where the remainder's sign is not the divisor's and
+ * snapped to the nearest integer (inf // 2 is NaN, -1 // inf is -1 and -1 % inf is inf, as
+ * NumPy). float16 goes through float and rounds once, as NumPy's half loops do. */
+#define DARRAY_FLOAT_DIVMOD(T)                                                       \
 inline T floordiv_##T(T a, T b) {                                                    \
-    if (b == 0 || isinf(a) || isinf(b)) return floor(a / b);                         \
     T mod = fmod(a, b);                                                              \
+    if (b == 0) return a / b;                                                        \
     T div = (a - mod) / b;                                                           \
     if (mod != 0) { if ((b < 0) != (mod < 0)) div -= 1; }                            \
     T fl;                                                                            \
@@ -84,12 +87,13 @@ inline T floordiv_##T(T a, T b) {                                               
     return fl;                                                                       \
 }                                                                                    \
 inline T pymod_##T(T a, T b) {                                                       \
-    if (b == 0) return fmod(a, b);                                                   \
     T mod = fmod(a, b);                                                              \
+    if (b == 0) return mod;                                                          \
     if (mod != 0) { if ((b < 0) != (mod < 0)) mod += b; }                            \
     else mod = copysign((T)0, b);                                                    \
     return mod;                                                                      \
-}                                                                                    \
+}
+#define DARRAY_FLOAT_HELPERS(T)                                                      \
 inline T logaddexp_##T(T x, T y) {                                                   \
     if (x == y) return x + (T)0.69314718055994530942;                                             \
     T d = x - y;                                                                     \
@@ -116,11 +120,15 @@ inline T spacing_##T(T x) {  /* the gap to the next float away from zero, signed
     return signbit(x) ? nextafter(x, (T)-INFINITY) - x : nextafter(x, (T)INFINITY) - x; \
 }
 
+DARRAY_FLOAT_DIVMOD(float)
 DARRAY_FLOAT_HELPERS(float)
 #ifdef DARRAY_FP64
+DARRAY_FLOAT_DIVMOD(double)
 DARRAY_FLOAT_HELPERS(double)
 #endif
 #ifdef DARRAY_FP16
+inline half floordiv_half(half a, half b) { return (half)floordiv_float((float)a, (float)b); }
+inline half pymod_half(half a, half b) { return (half)pymod_float((float)a, (float)b); }
 DARRAY_FLOAT_HELPERS(half)
 #endif
 
