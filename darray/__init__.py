@@ -18,6 +18,7 @@ from ._host_api import *  # noqa: F403
 from ._host_api import __all__ as _host_api_all
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from ._ndarray import FlatIter as flatiter
+from ._ndarray import ndarray as _ndarray_class
 from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from .dim import MAX_RANK
 from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
@@ -138,7 +139,7 @@ dask_chunks.install()  # DArray as a Dask chunk type once dask.array is imported
 einops_backend.install()  # DArrays in einops once einops is imported
 
 bool = bool_  # noqa: A001  (Array API name)
-ndarray = DArray  # NumPy's name, for isinstance
+ndarray = _ndarray_class  # NumPy's name: isinstance of every DArray, and NumPy's constructor
 exceptions = np.exceptions  # darray raises NumPy's AxisError, ComplexWarning...
 
 _EXTENSIONS = ["linalg", "fft"]  # the Array API extensions

@@ -56,6 +56,39 @@ EXCLUDED: dict[str, tuple[str, str]] = {
     "random.test": _HOST,
 }
 
+# name (``"sum"``, ``"ndarray.take"``, ``"random.Generator.normal"``) -> why darray's signature differs from
+# NumPy's (``tests/test_signatures.py`` fails on any other difference, and on an entry that no longer differs)
+_GUFUNC = ("a function, not a generalized ufunc: no axes=, axis= (vecdot: the Array API's keyword-only axis), "
+           "keepdims= or ufunc keywords (casting=, order=, dtype=, subok=, signature=)")
+_PLACE_FLOAT = "dtype=None is the place's default float (float32 on devices without float64), not always float64"
+_RANDOM_DTYPE = ("adds dtype= after size (float32 or float64 draws, as Generator.standard_normal has); None is the "
+                 "place's default float")
+SIGNATURE_DIFFERENCES: dict[str, str] = {
+    "arange": "NumPy's C arange takes dtype by position as well, though its text signature says keyword-only",
+    **dict.fromkeys(["clip", "ndarray.clip"], "NumPy's **kwargs (the ufunc keywords where=, casting=, dtype=...) "
+                    "are not taken"),
+    "einsum": "NumPy's **kwargs are named: dtype=, order=, casting= (keyword-only)",
+    "expand_dims": "the Array API's default axis=0 (NumPy requires axis)",
+    "eye": _PLACE_FLOAT,
+    **dict.fromkeys(["real", "imag"], "an op-table function with the Array API's positional-only x "
+                    "(NumPy's val)"),
+    **dict.fromkeys(["matmul", "matvec", "vecmat", "vecdot"], _GUFUNC),
+    **dict.fromkeys(["percentile", "quantile", "nanpercentile", "nanquantile"],
+                    "keeps NumPy < 2.4's deprecated interpolation= keyword (method= is the name)"),
+    "reshape": "keeps NumPy < 2.4's deprecated newshape= keyword, so shape defaults to None",
+    **dict.fromkeys(["fft.fftfreq", "fft.rfftfreq"], "adds the Array API's keyword-only dtype="),
+    **dict.fromkeys(["random.ranf", "random.sample"], "NumPy's aliases take (*args, **kwargs); darray's name "
+                    "random_sample's size="),
+    "ndarray.view": "NumPy's C signature is generic (*args, **kwargs); darray names its dtype= and type=",
+    **dict.fromkeys(["random.normal", "random.standard_exponential", "random.standard_gamma",
+                     "random.standard_normal", "random.Generator.normal", "random.Generator.uniform",
+                     "random.RandomState.normal", "random.RandomState.standard_exponential",
+                     "random.RandomState.standard_gamma", "random.RandomState.standard_normal"], _RANDOM_DTYPE),
+    **dict.fromkeys(["random.Generator.random", "random.Generator.standard_exponential",
+                     "random.Generator.standard_gamma", "random.Generator.standard_normal"], _PLACE_FLOAT),
+    "random.Generator.integers": "the default dtype is numpy.dtype('int64'), the same type as NumPy's numpy.int64",
+}
+
 
 def missing(name: str, space: str = "") -> AttributeError:
     """The AttributeError for ``darray.<space>.<name>`` (``space``: "" or "random"): why darray lacks an
@@ -78,4 +111,4 @@ def lookup(space: str) -> Callable[[str], Any]:
     return __getattr__
 
 
-__all__ = ["EXCLUDED", "lookup", "missing"]
+__all__ = ["EXCLUDED", "SIGNATURE_DIFFERENCES", "lookup", "missing"]

@@ -19,6 +19,7 @@ import numpy as np
 from ._array import DArray
 from ._convert import asarray, to_numpy
 from .dim import broadcast_shapes
+from .npyio import forwards
 
 set_printoptions = np.set_printoptions
 get_printoptions = np.get_printoptions
@@ -62,6 +63,11 @@ def array_repr(arr: Any, *args: Any, **kwargs: Any) -> str:
 def array_str(a: Any, *args: Any, **kwargs: Any) -> str:
     """NumPy's ``str`` of a host copy. See also: numpy.array_str."""
     return np.array_str(_host(a), *args, **kwargs)
+
+
+forwards(np.array2string, array2string)
+forwards(np.array_repr, array_repr)
+forwards(np.array_str, array_str)
 
 
 class vectorize:  # noqa: N801  (NumPy's name)

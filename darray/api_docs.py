@@ -13,7 +13,7 @@ from pathlib import Path
 import darray
 
 from ._api import entries
-from ._exclusions import EXCLUDED
+from ._exclusions import EXCLUDED, SIGNATURE_DIFFERENCES
 from ._namespace import __array_api_version__
 from .interop.ufunc import ufuncs
 
@@ -57,7 +57,8 @@ def render() -> str:
 
 
 def _exclusions() -> list[str]:
-    """The table of NumPy names darray does not have (``darray/_exclusions.py``), grouped by reason."""
+    """The tables of NumPy names darray does not have and of signatures that differ from NumPy's
+    (``darray/_exclusions.py``), grouped by reason."""
     groups: dict[tuple[str, str], list[str]] = {}
     for name, reason in EXCLUDED.items():
         groups.setdefault(reason, []).append(name)
@@ -65,6 +66,14 @@ def _exclusions() -> list[str]:
              "(`darray/_exclusions.py`).", "", "| NumPy names | why | instead |", "|---|---|---|"]
     for (why, instead), names in groups.items():
         lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {_cell(why)} | {_cell(instead)} |")
+    lines += ["", "## Signatures that differ from NumPy's", "",
+              "Every other function and method shared with NumPy takes NumPy's parameters: the same names, order, "
+              "kinds and defaults (`tests/test_signatures.py`; darray may add the keyword-only `device=`).", "",
+              "| names | how and why |", "|---|---|"]
+    reasons: dict[str, list[str]] = {}
+    for name, why in SIGNATURE_DIFFERENCES.items():
+        reasons.setdefault(why, []).append(name)
+    lines += [f"| {', '.join(f'`{n}`' for n in names)} | {_cell(why)} |" for why, names in reasons.items()]
     return [*lines, ""]
 
 

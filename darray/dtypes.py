@@ -201,7 +201,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     return _RANK_DEFAULT[rank]
 
 
-def can_cast(from_: Any, to: Any, /, *, casting: str = "safe") -> bool:
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     """Whether a cast from ``from_`` (a dtype or array) to ``to`` follows ``casting``.
 
     ``casting`` is one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'. Python scalars

@@ -7,7 +7,8 @@ of an ``.npz`` gives a mapping whose arrays come to the device as they are read.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import inspect
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -99,10 +100,27 @@ def genfromtxt(fname: Any, *args: Any, device: PlaceLike = None, **kwargs: Any) 
     return _device(got, device)
 
 
-def fromfile(file: Any, dtype: Any = float, count: int = -1, sep: str = "", offset: int = 0, *, like: Any = None,
+def fromfile(file: Any, dtype: Any = None, count: int = -1, sep: str = "", offset: int = 0, *, like: Any = None,
              device: PlaceLike = None) -> DArray:
     """A 1-D array read from a binary or text file (on ``device``). See also: numpy.fromfile."""
     return _device(np.fromfile(file, dtype, count, sep, offset), device)
 
+
+def forwards(numpy_fn: Callable[..., Any], *wrappers: Callable[..., Any], device: bool = False) -> None:
+    """Give each wrapper, which passes its arguments on to ``numpy_fn`` (through host copies), NumPy's
+    signature, plus darray's keyword-only ``device=`` where the wrapper takes it."""
+    params = list(inspect.signature(numpy_fn).parameters.values())
+    if device:
+        at = len(params) - (params[-1].kind is inspect.Parameter.VAR_KEYWORD)
+        params.insert(at, inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None))
+    for fn in wrappers:
+        fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+
+
+forwards(np.savetxt, savetxt)
+forwards(np.savez, savez)
+forwards(np.savez_compressed, savez_compressed)
+forwards(np.loadtxt, loadtxt, device=True)
+forwards(np.genfromtxt, genfromtxt, device=True)
 
 __all__ = ["save", "savez", "savez_compressed", "load", "savetxt", "loadtxt", "genfromtxt", "fromfile"]

@@ -104,3 +104,30 @@ def test_call_dtype_casts_the_inputs() -> None:
 def test_defaults_spelled_out_are_fine() -> None:
     x = da.asarray(_B)
     assert_same(np.add(x, x, casting="same_kind", where=True, dtype=None, order="K"), _B + _B)
+
+
+@pytest.mark.parametrize("name", ["expm1", "log1p", "cbrt", "exp2"])
+def test_foreign_ufuncs_run_darrays_of_their_name(name: str) -> None:
+    """SciPy's ufuncs (not NumPy's objects) run darray's ufunc of the same name on the array's place."""
+    special = pytest.importorskip("scipy.special")
+    theirs = getattr(special, name)
+    assert theirs is not getattr(np, name)
+    got = theirs(da.asarray(np.abs(_B)))
+    assert isinstance(got, da.DArray)
+    assert_same(got, theirs(np.abs(_B)))
+
+
+def test_foreign_ufunc_methods_follow_the_match() -> None:
+    """A matched foreign ufunc's methods are darray's (a unary one has no reduce, as in NumPy); an
+    unmatched one's methods name it too."""
+    special = pytest.importorskip("scipy.special")
+    with pytest.raises(ValueError):
+        special.expm1.reduce(da.asarray(_B))
+    with pytest.raises(TypeError, match=r"scipy\.special\.xlogy"):
+        special.xlogy.reduce(da.asarray(_B))
+
+
+def test_foreign_ufunc_darray_lacks_names_its_module() -> None:
+    special = pytest.importorskip("scipy.special")
+    with pytest.raises(TypeError, match=r"darray: scipy\.special\.erf is not supported"):
+        special.erf(da.asarray(_B))

@@ -49,74 +49,74 @@ def _s(s: Sequence[int] | None) -> list[int | None] | None:
     return None if s is None else [None if v is None or v == -1 else v for v in s]
 
 
-def fft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def fft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """1-D discrete Fourier transform along ``axis``; ``n`` crops or zero-pads the axis first.
     See also: numpy.fft.fft."""
-    return finish("fft.fft", transform("fft", "fft", x, _n(n), (axis,), norm), out)
+    return finish("fft.fft", transform("fft", "fft", a, _n(n), (axis,), norm), out)
 
 
-def ifft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def ifft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """1-D inverse transform (divided by ``n`` under "backward"). See also: numpy.fft.ifft."""
-    return finish("fft.ifft", transform("ifft", "ifft", x, _n(n), (axis,), norm), out)
+    return finish("fft.ifft", transform("ifft", "ifft", a, _n(n), (axis,), norm), out)
 
 
-def fftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-         norm: Norm | None = "backward", out: Any = None) -> DArray:
+def fftn(a: DArray, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: Norm | None = None, out: Any = None) -> DArray:
     """N-D transform over ``axes`` (default: the last ``len(s)``, or all), each cropped or
     zero-padded to ``s``. See also: numpy.fft.fftn."""
-    return finish("fft.fftn", transform("fft", "fftn", x, _s(s), axes, norm), out)
+    return finish("fft.fftn", transform("fft", "fftn", a, _s(s), axes, norm), out)
 
 
-def ifftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: Norm | None = "backward", out: Any = None) -> DArray:
+def ifftn(a: DArray, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm | None = None, out: Any = None) -> DArray:
     """N-D inverse transform. See also: numpy.fft.ifftn."""
-    return finish("fft.ifftn", transform("ifft", "ifftn", x, _s(s), axes, norm), out)
+    return finish("fft.ifftn", transform("ifft", "ifftn", a, _s(s), axes, norm), out)
 
 
-def rfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def rfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """1-D transform of real input: the ``n // 2 + 1`` non-negative frequencies (TypeError for
     complex input). See also: numpy.fft.rfft."""
-    return finish("fft.rfft", transform("rfft", "rfft", x, _n(n), (axis,), norm), out)
+    return finish("fft.rfft", transform("rfft", "rfft", a, _n(n), (axis,), norm), out)
 
 
-def irfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def irfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """Inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``) from ``n // 2 + 1``
     inputs (cropped or zero-padded). See also: numpy.fft.irfft."""
-    return finish("fft.irfft", transform("irfft", "irfft", x, _n(n), (axis,), norm), out)
+    return finish("fft.irfft", transform("irfft", "irfft", a, _n(n), (axis,), norm), out)
 
 
-def rfftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: Norm | None = "backward", out: Any = None) -> DArray:
+def rfftn(a: DArray, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: Norm | None = None, out: Any = None) -> DArray:
     """N-D transform of real input, halved along the last of ``axes``. See also: numpy.fft.rfftn."""
-    return finish("fft.rfftn", transform("rfft", "rfftn", x, _s(s), axes, norm), out)
+    return finish("fft.rfftn", transform("rfft", "rfftn", a, _s(s), axes, norm), out)
 
 
-def irfftn(x: DArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-           norm: Norm | None = "backward", out: Any = None) -> DArray:
+def irfftn(a: DArray, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: Norm | None = None, out: Any = None) -> DArray:
     """Inverse of :func:`rfftn`; the last of ``s`` is the real output length (default
     ``2 * (m - 1)``). See also: numpy.fft.irfftn."""
-    return finish("fft.irfftn", transform("irfft", "irfftn", x, _s(s), axes, norm), out)
+    return finish("fft.irfftn", transform("irfft", "irfftn", a, _s(s), axes, norm), out)
 
 
-def hfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def hfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """Transform of a Hermitian-symmetric signal given by its first half: ``n`` real outputs.
     See also: numpy.fft.hfft."""
     norm = check_norm(norm, "hfft")
-    x = x if isinstance(x, DArray) else asarray(x)
-    return finish("fft.hfft", transform("irfft", "hfft", conj(x), _n(n), (axis,), _SWAP[norm]), out)
+    a = a if isinstance(a, DArray) else asarray(a)
+    return finish("fft.hfft", transform("irfft", "hfft", conj(a), _n(n), (axis,), _SWAP[norm]), out)
 
 
-def ihfft(x: DArray, /, n: int | None = None, axis: int = -1, norm: Norm | None = "backward",
+def ihfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
     See also: numpy.fft.ihfft."""
     norm = check_norm(norm, "ihfft")
-    return finish("fft.ihfft", conj(transform("rfft", "ihfft", x, _n(n), (axis,), _SWAP[norm])), out)
+    return finish("fft.ihfft", conj(transform("rfft", "ihfft", a, _n(n), (axis,), _SWAP[norm])), out)
 
 
 def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: PlaceLike) -> tuple[DArray, float]:
@@ -128,7 +128,7 @@ def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: Plac
     return arange(count, dtype=dt, device=place), 1.0 / (n * d)
 
 
-def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def fftfreq(n: int, d: float = 1.0, device: PlaceLike = None, *, dtype: Any = None) -> DArray:
     """The sample frequencies of an ``n``-point :func:`fft` with sample spacing ``d``:
     ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (n * d)``. Default dtype: the place's
     default float. See also: numpy.fft.fftfreq."""
@@ -137,7 +137,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: PlaceLike =
     return where(k < (n - 1) // 2 + 1, k, k - n) * scale
 
 
-def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: PlaceLike = None) -> DArray:
+def rfftfreq(n: int, d: float = 1.0, device: PlaceLike = None, *, dtype: Any = None) -> DArray:
     """The sample frequencies of an ``n``-point :func:`rfft`: ``[0, 1, ..., n // 2] / (n * d)``.
     See also: numpy.fft.rfftfreq."""
     n = operator.index(n)
@@ -151,36 +151,36 @@ def _shift(x: Any, axes: int | Sequence[int] | None, sign: int) -> DArray:
     return roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
 
 
-def fftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray:
+def fftshift(x: DArray, axes: int | Sequence[int] | None = None) -> DArray:
     """``x`` rolled so that frequency 0 is in the middle of each of ``axes`` (default: all).
     See also: numpy.fft.fftshift."""
     return _shift(x, axes, 1)
 
 
-def ifftshift(x: DArray, /, *, axes: int | Sequence[int] | None = None) -> DArray:
+def ifftshift(x: DArray, axes: int | Sequence[int] | None = None) -> DArray:
     """The inverse of :func:`fftshift`. See also: numpy.fft.ifftshift."""
     return _shift(x, axes, -1)
 
 
-def fft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+def fft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = None,
          out: Any = None) -> DArray:
     """2-D transform over ``axes`` (the last two by default). See also: numpy.fft.fft2."""
     return fftn(a, s, axes, norm, out)
 
 
-def ifft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = None,
           out: Any = None) -> DArray:
     """2-D inverse transform over ``axes``. See also: numpy.fft.ifft2."""
     return ifftn(a, s, axes, norm, out)
 
 
-def rfft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = None,
           out: Any = None) -> DArray:
     """2-D transform of real input over ``axes``. See also: numpy.fft.rfft2."""
     return rfftn(a, s, axes, norm, out)
 
 
-def irfft2(a: Any, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = "backward",
+def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: Norm | None = None,
            out: Any = None) -> DArray:
     """Inverse of :func:`rfft2`. See also: numpy.fft.irfft2."""
     return irfftn(a, s, axes, norm, out)

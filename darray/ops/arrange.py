@@ -48,74 +48,74 @@ def _replicate(x: DArray, axis: int, count: int, whole: bool) -> DArray:
 
 
 @named
-def roll(x: Any, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | None = None) -> DArray:
+def roll(a: Any, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> DArray:
     """Elements shifted by ``shift`` along ``axis``, wrapping around (a new array).
 
     ``shift`` and ``axis``: ints or tuples, broadcast together (shifts of one axis add up);
     ``axis=None`` rolls the flattened array. See also: numpy.roll.
     """
-    x = one("roll", x)
+    a = one("roll", a)
     if axis is None:
-        return reshape(roll(reshape(x, -1), shift, axis=0), x.shape)
+        return reshape(roll(reshape(a, -1), shift, axis=0), a.shape)
     try:
         pairs = np.broadcast(shift, axis)
     except ValueError:
         raise ValueError(f"shift {shift!r} and axis {axis!r} cannot be broadcast together") from None
-    total = [0] * x.ndim
-    for s, a in pairs:
-        total[normalize_axis(a, x.ndim)] += operator.index(s)
+    total = [0] * a.ndim
+    for s, ax in pairs:
+        total[normalize_axis(ax, a.ndim)] += operator.index(s)
     per_axis = []  # (source slice, target slice) pieces along each axis
-    for n, s in zip(x.shape, total):
+    for n, s in zip(a.shape, total):
         k = s % n if n else 0
         per_axis.append([(slice(None), slice(None))] if not k else
                         [(slice(None, n - k), slice(k, None)), (slice(n - k, None), slice(None, k))])
-    out = empty(x.shape, x.dtype, x.place)
+    out = empty(a.shape, a.dtype, a.place)
     for pieces in product(*per_axis):
-        src = x[tuple(p[0] for p in pieces)]
+        src = a[tuple(p[0] for p in pieces)]
         if src.size:
             assign(out, out._dim.getitem(tuple(p[1] for p in pieces)), src)
     return out
 
 
 @named
-def tile(x: Any, repetitions: int | Sequence[int], /) -> DArray:
+def tile(A: Any, reps: int | Sequence[int]) -> DArray:
     """``x`` repeated ``repetitions`` times along each axis (a new array).
 
     Leading axes of size 1 are added to whichever of ``x``'s shape and ``repetitions`` is
     shorter. See also: numpy.tile.
     """
-    x = one("tile", x)
-    reps = _counts(repetitions, "repetitions")
-    rank = max(len(reps), x.ndim)
-    reps = [1] * (rank - len(reps)) + reps
-    out = reshape(x, (1,) * (rank - x.ndim) + x.shape)
-    if all(r == 1 for r in reps):
+    A = one("tile", A)
+    counts = _counts(reps, "repetitions")
+    rank = max(len(counts), A.ndim)
+    counts = [1] * (rank - len(counts)) + counts
+    out = reshape(A, (1,) * (rank - A.ndim) + A.shape)
+    if all(r == 1 for r in counts):
         return reshape(out, out.shape, copy=True)
-    for axis, r in enumerate(reps):
+    for axis, r in enumerate(counts):
         if r != 1:
             out = _replicate(out, axis, r, True)
     return out
 
 
 @named
-def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> DArray:
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> DArray:
     """Each element of ``x`` repeated ``repeats`` times along ``axis`` (a new array).
 
     ``axis=None``: of the flattened array; ``repeats``: an int or one count per element along
     the axis. See also: numpy.repeat. Equal counts are a copy of a broadcast view; unequal ones
     a gather (``take``) along the axis.
     """
-    x = one("repeat", x)
+    a = one("repeat", a)
     if axis is None:
-        x, axis = reshape(x, -1), 0
-    axis = normalize_axis(axis, x.ndim)
+        a, axis = reshape(a, -1), 0
+    axis = normalize_axis(axis, a.ndim)
     counts = _counts(repeats, "repeats")
-    n = x.shape[axis]
+    n = a.shape[axis]
     if len(counts) not in (1, n):
         raise ValueError(f"operands could not be broadcast together with shape ({n},) ({len(counts)},)")
     if len(set(counts)) <= 1:
-        return _replicate(x, axis, counts[0] if counts else 0, False)
-    return take(x, np.repeat(np.arange(n, dtype=np.int64), counts), axis=axis)
+        return _replicate(a, axis, counts[0] if counts else 0, False)
+    return take(a, np.repeat(np.arange(n, dtype=np.int64), counts), axis=axis)
 
 
 _TRI = {"tril": "less_equal", "triu": "greater_equal"}  # keep x[..., i, j] where (j - i) OP k
@@ -136,39 +136,42 @@ def _triangle(name: str, x: Any, k: int) -> DArray:
 
 
 @named
-def tril(x: Any, /, k: int = 0) -> DArray:
+def tril(m: Any, k: int = 0) -> DArray:
     """The lower triangle of the last two axes: elements above diagonal ``k`` zeroed (lazy).
 
     See also: numpy.tril. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
     """
-    return _triangle("tril", x, k)
+    return _triangle("tril", m, k)
 
 
 @named
-def triu(x: Any, /, k: int = 0) -> DArray:
+def triu(m: Any, k: int = 0) -> DArray:
     """The upper triangle of the last two axes: elements below diagonal ``k`` zeroed (lazy).
 
     See also: numpy.triu. Differs from NumPy: ``k`` must be an integer (TypeError otherwise).
     """
-    return _triangle("triu", x, k)
+    return _triangle("triu", m, k)
 
 
 @named
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[DArray, ...]:
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple[DArray, ...]:
     """Coordinate arrays from coordinate vectors (new arrays; inputs are flattened).
 
-    ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix.
+    ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix. ``sparse``: each
+    output keeps its own axis only (size 1 on the others); ``copy=False``: views (broadcast).
     See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list).
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
-    xs = [reshape(x, -1) for x in arrays_of("meshgrid", arrays)[0]]
+    xs = [reshape(x, -1) for x in arrays_of("meshgrid", xi)[0]]
     order = list(range(len(xs)))
     if indexing == "xy" and len(xs) > 1:
         order[0], order[1] = 1, 0
     shape = tuple(xs[a].size for a in order)
-    return tuple(reshape(broadcast_to(reshape(x, tuple(x.size if order[p] == a else 1 for p in range(len(xs)))), shape),
-                         shape, copy=True) for a, x in enumerate(xs))
+    grids = [reshape(x, tuple(x.size if order[p] == a else 1 for p in range(len(xs)))) for a, x in enumerate(xs)]
+    if not sparse:  # (writeable views, as NumPy's)
+        grids = [g._view(g._dim.broadcast_to(shape)) for g in grids]
+    return tuple(reshape(g, g.shape, copy=True) if copy else g for g in grids)
 
 
 _MODES = ("constant", "edge", "reflect", "symmetric")
@@ -223,7 +226,7 @@ class _Padding:
 
 
 @named
-def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
+def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
     """``x`` padded along each axis (a new array).
 
     ``pad_width``: an int, a (before, after) pair, or one pair per axis. ``mode``:
@@ -231,24 +234,24 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
     ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
     See also: numpy.pad.
     """
-    x = one("pad", x)
+    array = one("pad", array)
     if mode not in _MODES:
         raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
     if np.asarray(pad_width).dtype.kind != "i":
         raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}")
-    widths = _pairs(pad_width, x.ndim, "pad_width")
+    widths = _pairs(pad_width, array.ndim, "pad_width")
     if (widths < 0).any():
         raise ValueError(f"index can't contain negative values (pad_width {pad_width!r})")
     widths = widths.tolist()
-    if mode != "constant" and x.size == 0:
-        for axis, (n, w) in enumerate(zip(x.shape, widths)):
+    if mode != "constant" and array.size == 0:
+        for axis, (n, w) in enumerate(zip(array.shape, widths)):
             if n == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant'")
-    p = _Padding(empty(tuple(n + b + a for n, (b, a) in zip(x.shape, widths)), x.dtype, x.place),
-                 tuple(slice(b, b + n) for n, (b, _) in zip(x.shape, widths)))
-    assign(p.out, p.out._dim.getitem(p.center), x)
-    values = _pairs(constant_values, x.ndim, "constant_values").tolist() if mode == "constant" else None
-    for axis, (n, (before, after)) in enumerate(zip(x.shape, widths)):
+    p = _Padding(empty(tuple(n + b + a for n, (b, a) in zip(array.shape, widths)), array.dtype, array.place),
+                 tuple(slice(b, b + n) for n, (b, _) in zip(array.shape, widths)))
+    assign(p.out, p.out._dim.getitem(p.center), array)
+    values = _pairs(constant_values, array.ndim, "constant_values").tolist() if mode == "constant" else None
+    for axis, (n, (before, after)) in enumerate(zip(array.shape, widths)):
         if values is not None:  # mode 'constant'; Python scalars: cast (or OverflowError) as NumPy's setitem does
             p.put(axis, slice(0, before), values[axis][0])
             p.put(axis, slice(before + n, None), values[axis][1])
@@ -261,27 +264,27 @@ def pad(x: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: A
 
 
 @named
-def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> DArray:
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> DArray:
     """The ``n``-th discrete difference along ``axis`` (lazy slice subtractions).
 
     ``not_equal`` for bool, as NumPy; ``prepend`` and ``append`` are joined first (scalars
     broadcast to one slice). See also: numpy.diff.
     """
-    x = one("diff", x)
+    a = one("diff", a)
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if n == 0:
-        return x
-    if x.ndim == 0:
+        return a
+    if a.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
-    axis = normalize_axis(axis, x.ndim)
+    axis = normalize_axis(axis, a.ndim)
     if prepend is not None or append is not None:
-        edge = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+        edge = a.shape[:axis] + (1,) + a.shape[axis + 1:]
         parts = [v if v.ndim else broadcast_to(v, edge)
-                 for v in arrays_of("diff", [v for v in (prepend, x, append) if v is not None])[0]]
-        x = concat(parts, axis=axis)
-    op = "not_equal" if x.dtype.kind == "b" else "subtract"
+                 for v in arrays_of("diff", [v for v in (prepend, a, append) if v is not None])[0]]
+        a = concat(parts, axis=axis)
+    op = "not_equal" if a.dtype.kind == "b" else "subtract"
     for _ in range(n):
-        x = E.apply(op, x[along(axis, slice(1, None))], x[along(axis, slice(None, -1))])
-    return x
+        a = E.apply(op, a[along(axis, slice(1, None))], a[along(axis, slice(None, -1))])
+    return a

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import READ_ONLY, DArray
 from .._convert import asarray, assign, from_numpy
 from .._convert import empty as _empty
 from .._convert import full as _filled
@@ -101,45 +101,46 @@ def _like(op: str, x: Any, dtype: Any, device: PlaceLike, order: str, shape: Any
     return _ordered(x.shape if shape is None else shape, order, lambda s: make(s, dt, place))
 
 
-def empty_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+def empty_like(prototype: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.empty_like."""
-    return _like("empty_like", x, dtype, device, order, shape, lambda s, d, p: _empty(s, d, p, "empty_like"))
+    return _like("empty_like", prototype, dtype, device, order, shape, lambda s, d, p: _empty(s, d, p, "empty_like"))
 
 
-def zeros_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+def zeros_like(a: DArray, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.zeros_like."""
-    return _like("zeros_like", x, dtype, device, order, shape, lambda s, d, p: _full("zeros_like", s, 0, d, p))
+    return _like("zeros_like", a, dtype, device, order, shape, lambda s, d, p: _full("zeros_like", s, 0, d, p))
 
 
-def ones_like(x: DArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+def ones_like(a: DArray, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
               device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.ones_like."""
-    return _like("ones_like", x, dtype, device, order, shape, lambda s, d, p: _full("ones_like", s, 1, d, p))
+    return _like("ones_like", a, dtype, device, order, shape, lambda s, d, p: _full("ones_like", s, 1, d, p))
 
 
-def full_like(x: DArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+def full_like(a: DArray, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: PlaceLike = None) -> DArray:
     """An array like ``x`` (its shape; its dtype and place unless given). See also: numpy.full_like."""
-    return _like("full_like", x, dtype, device, order, shape,
+    return _like("full_like", a, dtype, device, order, shape,
                  lambda s, d, p: _full("full_like", s, fill_value, d, p))
 
 
-def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *, device: PlaceLike = None,
+def arange(start_or_stop: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *, device: PlaceLike = None,
            like: Any = None) -> DArray:
     """Evenly spaced values in ``[start, stop)``, computed on the host, then copied. See also: numpy.arange."""
     if step == 0:
         raise ValueError("darray arange: step must not be zero")
     place = parse(device)
     dt = None if dtype is None else _dt.as_dtype(dtype, "arange")
-    host = np.arange(start, stop, step, dtype=dt) if stop is not None else np.arange(start, step=step, dtype=dt)
+    host = np.arange(start_or_stop, stop, step, dtype=dt) if stop is not None else \
+        np.arange(start_or_stop, step=step, dtype=dt)
     if dt is None and host.dtype == _dt.float64:
         host = host.astype(default_float(place))
     return from_numpy(host, place)
 
 
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0, *, device: PlaceLike = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``, computed on the host, then copied.
 
@@ -159,16 +160,17 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, ret
     return (from_numpy(host, place), step) if retstep else from_numpy(host, place)
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, order: str = "C", *,
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,  # noqa: N803
         device: PlaceLike = None, like: Any = None) -> DArray:
-    """Ones on the ``k``-th diagonal of an ``n_rows`` x ``n_cols`` matrix, zeros elsewhere. See also: numpy.eye."""
+    """Ones on the ``k``-th diagonal of an ``N`` x ``M`` matrix, zeros elsewhere (default dtype: the
+    place's default float). See also: numpy.eye."""
     if order == "F":
-        return eye(n_rows if n_cols is None else n_cols, n_rows, -k, dtype, device=device).T
+        return eye(N if M is None else M, N, -k, dtype, device=device).T
     place = parse(device)
-    for v in (n_rows, n_cols if n_cols is not None else 0):
+    for v in (N, M if M is not None else 0):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
             raise ValueError(f"darray eye: sizes must be non-negative integers, got {v!r}")
-    out = zeros((n_rows, n_rows if n_cols is None else n_cols), dtype=dtype, device=place)
+    out = zeros((N, N if M is None else M), dtype=dtype, device=place)
     cols = out.shape[1]
     start = k if k >= 0 else -k * cols
     count = max(0, min(out.shape[0] - max(-k, 0), cols - max(k, 0)))
@@ -178,11 +180,14 @@ def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None
 
 
 def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K", subok: bool = False,  # noqa: A002
-          ndmin: int = 0, like: Any = None, device: PlaceLike = None) -> DArray:
+          ndmin: int = 0, ndmax: int = 0, like: Any = None, device: PlaceLike = None) -> DArray:
     """``object`` as a new DArray (``copy=None``: only when needed; ``copy=False``: ValueError when
     needed), with at least ``ndmin`` dimensions; ``order="F"`` gives a Fortran-contiguous copy.
     See also: numpy.array."""
     x = asarray(object, dtype=dtype, device=device, copy=copy)
+    if ndmax and x.ndim > ndmax:
+        raise TypeError(f"darray array: ndmax={ndmax} would make an object array of {x.ndim}-d input (darray "
+                        "has no object arrays)")
     if ndmin > x.ndim:
         x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
     if order == "F" and x.ndim > 1 and not x._dim.is_f_contiguous:
@@ -264,7 +269,7 @@ def fromiter(iter: Any, dtype: Any, count: int = -1, *, like: Any = None, device
     return from_numpy(np.fromiter(iter, dtype, count), parse(device))
 
 
-def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0, *, like: Any = None,
+def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0, *, like: Any = None,
                device: PlaceLike = None) -> DArray:
     """A 1-D array of the bytes of ``buffer`` (copied to the place). Differs from NumPy: a copy, not a
     view of the buffer. See also: numpy.frombuffer."""
@@ -301,14 +306,15 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> DArray:  #
 
 
 def diag(v: Any, k: int = 0) -> DArray:
-    """The ``k``-th diagonal of a 2-D array (a view), or a 2-D array with 1-D ``v`` on its ``k``-th
+    """The ``k``-th diagonal of a 2-D array (a read-only view), or a 2-D array with 1-D ``v`` on its ``k``-th
     diagonal. See also: numpy.diag."""
     x = asarray(v)
     if x.ndim == 2:
         rows, cols = x.shape
         count = max(0, min(rows - max(-k, 0), cols - max(k, 0)))
         start = x._dim.offset + (k * x._dim.strides[1] if k >= 0 else -k * x._dim.strides[0])
-        return x._view(Dim((count,), (x._dim.strides[0] + x._dim.strides[1],), start if count else x._dim.offset))
+        return x._view(Dim((count,), (x._dim.strides[0] + x._dim.strides[1],), start if count else x._dim.offset),
+                       readonly=READ_ONLY)  # read-only, as NumPy's
     if x.ndim != 1:
         raise ValueError("darray diag: Input must be 1- or 2-d.")
     n = x.size + abs(k)

@@ -74,76 +74,88 @@ def _lapack(name: str, fn: Callable[..., Any], *xs: ArrayLike, square: bool = Tr
 
 
 @_on_host
-def cholesky(x: ArrayLike, /, *, upper: bool = False) -> DArray:
+def cholesky(a: ArrayLike, /, *, upper: bool = False) -> DArray:
     """Cholesky factor L (``x = L @ L^H``), or U (``x = U^H @ U``) with ``upper=True``.
     See also: numpy.linalg.cholesky."""
-    return _lapack("cholesky", lambda a: np.linalg.cholesky(a, upper=upper), x)
+    return _lapack("cholesky", lambda m: np.linalg.cholesky(m, upper=upper), a)
 
 
 @_on_host
-def det(x: ArrayLike, /) -> DArray:
+def det(a: ArrayLike) -> DArray:
     """Determinant of each matrix. See also: numpy.linalg.det."""
-    return _lapack("det", np.linalg.det, x)
+    return _lapack("det", np.linalg.det, a)
+
+
+def _uplo(uplo: str) -> Literal["L", "U"]:
+    """NumPy's ``UPLO`` (which triangle to read), checked there."""
+    return cast('Literal["L", "U"]', uplo)
 
 
 @_on_host
-def eigh(x: ArrayLike, /) -> EighResult:
+def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices. See also: numpy.linalg.eigh."""
-    return EighResult(*_lapack("eigh", lambda a: tuple(np.linalg.eigh(a)), x))
+    return EighResult(*_lapack("eigh", lambda m: tuple(np.linalg.eigh(m, _uplo(UPLO))), a))
 
 
 @_on_host
-def eigvalsh(x: ArrayLike, /) -> DArray:
+def eigvalsh(a: ArrayLike, UPLO: str = "L") -> DArray:
     """Eigenvalues (ascending) of Hermitian matrices. See also: numpy.linalg.eigvalsh."""
-    return _lapack("eigvalsh", np.linalg.eigvalsh, x)
+    return _lapack("eigvalsh", lambda m: np.linalg.eigvalsh(m, _uplo(UPLO)), a)
 
 
 @_on_host
-def inv(x: ArrayLike, /) -> DArray:
+def inv(a: ArrayLike) -> DArray:
     """Inverse of each matrix (LinAlgError when singular). See also: numpy.linalg.inv."""
-    return _lapack("inv", np.linalg.inv, x)
+    return _lapack("inv", np.linalg.inv, a)
 
 
 @_on_host
-def matrix_rank(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
-    """Number of singular values above ``rtol * largest`` (default ``max(M, N) * eps``).
-    See also: numpy.linalg.matrix_rank."""
+def matrix_rank(A: ArrayLike, tol: Any = None, hermitian: bool = False, *,  # noqa: N803  (NumPy's name)
+                rtol: float | ArrayLike | None = None) -> DArray:
+    """Number of singular values above ``tol``, or ``rtol * largest`` (default ``max(M, N) * eps``);
+    ``hermitian``: from eigenvalues. See also: numpy.linalg.matrix_rank."""
     rt: Any = rtol.get() if isinstance(rtol, DArray) else rtol  # as given: NumPy checks it
-    return _lapack("matrix_rank", lambda a: np.linalg.matrix_rank(a, rtol=rt), x, square=False)
+    return _lapack("matrix_rank", lambda m: np.linalg.matrix_rank(m, tol, hermitian, rtol=rt), A, square=False)
 
 
 @_on_host
-def pinv(x: ArrayLike, /, *, rtol: float | ArrayLike | None = None) -> DArray:
-    """Moore-Penrose pseudo-inverse. See also: numpy.linalg.pinv."""
+def pinv(a: ArrayLike, rcond: Any = None, hermitian: bool = False, *,
+         rtol: float | ArrayLike | None = None) -> DArray:
+    """Moore-Penrose pseudo-inverse (``rcond``: NumPy's older name for ``rtol``). See also: numpy.linalg.pinv."""
     rt: Any = rtol.get() if isinstance(rtol, DArray) else rtol  # as given: NumPy checks it
-    return _lapack("pinv", lambda a: np.linalg.pinv(a, rtol=rt), x, square=False)
+    given = {} if rt is None else {"rtol": rt}
+    return _lapack("pinv", lambda m: np.linalg.pinv(m, rcond, hermitian, **given), a, square=False)
 
 
 @_on_host
-def qr(x: ArrayLike, /, *, mode: str = "reduced") -> QRResult:
+def qr(a: ArrayLike, mode: str = "reduced") -> QRResult:
     """QR factorisation, ``mode`` 'reduced' or 'complete'. See also: numpy.linalg.qr."""
     if mode not in ("reduced", "complete"):
         raise ValueError(f"darray qr: mode must be 'reduced' or 'complete', got {mode!r}")
     how = cast('Literal["reduced", "complete"]', mode)  # checked above
-    return QRResult(*_lapack("qr", lambda a: tuple(np.linalg.qr(a, mode=how)), x, square=False))
+    return QRResult(*_lapack("qr", lambda m: tuple(np.linalg.qr(m, mode=how)), a, square=False))
 
 
 @_on_host
-def slogdet(x: ArrayLike, /) -> SlogdetResult:
+def slogdet(a: ArrayLike) -> SlogdetResult:
     """Sign and natural log of the absolute determinant. See also: numpy.linalg.slogdet."""
-    return SlogdetResult(*_lapack("slogdet", lambda a: tuple(np.linalg.slogdet(a)), x))
+    return SlogdetResult(*_lapack("slogdet", lambda m: tuple(np.linalg.slogdet(m)), a))
 
 
 @_on_host
-def solve(x1: ArrayLike, x2: ArrayLike, /) -> DArray:
+def solve(a: ArrayLike, b: ArrayLike) -> DArray:
     """The solution of ``x1 @ out = x2`` (x2 1-D: one vector). See also: numpy.linalg.solve."""
-    return _lapack("solve", np.linalg.solve, x1, x2)
+    return _lapack("solve", np.linalg.solve, a, b)
 
 
 @_on_host
-def svd(x: ArrayLike, /, *, full_matrices: bool = True) -> SVDResult:
-    """Singular value decomposition ``x = U @ diag(S) @ Vh``. See also: numpy.linalg.svd."""
-    return SVDResult(*_lapack("svd", lambda a: tuple(np.linalg.svd(a, full_matrices=full_matrices)), x,
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> Any:
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``compute_uv=False``: S only).
+    See also: numpy.linalg.svd."""
+    if not compute_uv:
+        return _lapack("svd", lambda m: np.linalg.svd(m, compute_uv=False, hermitian=hermitian), a, square=False)
+    return SVDResult(*_lapack("svd", lambda m: tuple(np.linalg.svd(m, full_matrices, hermitian=hermitian)), a,
                               square=False))
 
 
@@ -178,26 +190,26 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> DArray:
     return moveaxis(out, -1, normalize_axis(axis, out.ndim, "darray cross"))
 
 
-def matrix_power(x: ArrayLike, n: int, /) -> DArray:
+def matrix_power(a: ArrayLike, n: int) -> DArray:
     """``x`` to the integer power ``n`` by repeated squaring with ``matmul`` on the array's place
     (a negative ``n`` inverts first, through ``inv``). See also: numpy.linalg.matrix_power."""
-    (a,) = _operands("matrix_power", (x,))
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"darray matrix_power: needs a stack of square matrices, got shape {_fmt(a.shape)}")
+    (m,) = _operands("matrix_power", (a,))
+    if m.ndim < 2 or m.shape[-1] != m.shape[-2]:
+        raise ValueError(f"darray matrix_power: needs a stack of square matrices, got shape {_fmt(m.shape)}")
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise TypeError(f"darray matrix_power: n must be an integer, got {n!r}")
     if n < 0:
-        a, n = inv(a), -n
+        m, n = inv(m), -n
     result: DArray | None = None
     while True:
         if n & 1:
-            result = a if result is None else matmul(result, a)
+            result = m if result is None else matmul(result, m)
         n >>= 1
         if not n:
             break
-        a = matmul(a, a)
+        m = matmul(m, m)
     if result is None:
         from .creation import eye
 
-        return E.apply("positive", broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.place), a.shape))
+        return E.apply("positive", broadcast_to(eye(m.shape[-1], dtype=m.dtype, device=m.place), m.shape))
     return result

@@ -248,7 +248,7 @@ def fill_diagonal(a: DArray, val: Any, wrap: bool = False) -> None:
         if n <= 0:
             continue
         view = Dim((n,), (step,), d.offset + r * d.strides[0])
-        assign(a, view, val if values is None else values[done:done + n])
+        assign(a, view, val if values is None else values[done:done + n], "fill_diagonal")
         done += n
 
 

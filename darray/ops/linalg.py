@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import READ_ONLY, DArray
 from .._convert import asarray, empty, from_numpy
 from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
 from ..place import CLPlace
@@ -113,10 +113,10 @@ def _axes_list(axes: Any, ndim: int, what: str) -> list[int]:
     return [normalize_axis(ax, ndim, f"darray tensordot ({what})") for ax in seq]
 
 
-def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> DArray:
-    """Sum products over ``axes``: an int n (the last n axes of x1 with the first n of x2) or a
-    pair of axis sequences. The result has x1's free axes, then x2's. See also: numpy.tensordot."""
-    a, b = _operands("tensordot", (x1, x2))
+def tensordot(a: Any, b: Any, axes: Any = 2) -> DArray:
+    """Sum products over ``axes``: an int n (the last n axes of a with the first n of b) or a
+    pair of axis sequences. The result has a's free axes, then b's. See also: numpy.tensordot."""
+    a, b = _operands("tensordot", (a, b))
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = operator.index(axes)
         if n < 0 or n > a.ndim or n > b.ndim:
@@ -206,7 +206,7 @@ def linalg_outer(x1: Any, x2: Any, /) -> DArray:
 
 # -- diagonal, trace ----------------------------------------------------------------------------
 def diagonal(x: Any, /, *, offset: int = 0) -> DArray:
-    """The ``offset`` diagonal of the last two axes, as a strided view (no copy): shape
+    """The ``offset`` diagonal of the last two axes, as a read-only strided view (no copy): shape
     ``x.shape[:-2] + (n,)``. See also: numpy.linalg.diagonal."""
     x = _operands("diagonal", (x,))[0]
     if x.ndim < 2:
@@ -218,7 +218,7 @@ def diagonal(x: Any, /, *, offset: int = 0) -> DArray:
     n = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
     start = d.offset + ((offset * sc if offset >= 0 else -offset * sr) if n else 0)
     dim = Dim(d.shape[:-2] + (n,), d.strides[:-2] + (sr + sc,), start)
-    return DArray(x._data(), dim, x.dtype, x.place)
+    return x._view(dim, readonly=READ_ONLY)  # read-only, as NumPy's
 
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> DArray:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import READ_ONLY, DArray
 from .._convert import asarray, assign, astype, empty
 from ..dim import Dim, broadcast_shapes, check_nbytes, normalize_axes, normalize_axis
 from ..place import Place
@@ -72,7 +72,7 @@ def along(axis: int, key: Any) -> tuple[Any, ...]:
 # -- shapes and axes (views) ---------------------------------------------------------------
 
 @named
-def reshape(x: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
             copy: bool | None = None) -> DArray:
     """``x`` with a new shape (one size may be -1), its elements read and placed in C order, or in
     Fortran order for ``order="F"`` (``"A"``: Fortran for Fortran-contiguous input).
@@ -80,131 +80,131 @@ def reshape(x: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = N
     A view when the strides allow it, else a contiguous copy; ``copy=True`` always copies,
     ``copy=False`` raises ValueError when a view is impossible. See also: numpy.reshape.
     """
-    x = one("reshape", x)
+    a = one("reshape", a)
     shape = newshape if shape is None else shape
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape'")
     if order not in ("C", "F", "A"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', got {order!r}")
-    if order == "F" or (order == "A" and x._dim.is_f_contiguous and not x._dim.is_c_contiguous):
+    if order == "F" or (order == "A" and a._dim.is_f_contiguous and not a._dim.is_c_contiguous):
         shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-        return transpose(reshape(transpose(x), shape[::-1], copy=copy))
-    dim = x._dim.reshape(shape)
-    if not x.size:  # sizes that multiply to 0 can still be too big for an array (NumPy's rule)
-        check_nbytes(dim.shape, x.itemsize, "reshape")
+        return transpose(reshape(transpose(a), shape[::-1], copy=copy))
+    dim = a._dim.reshape(shape)
+    if not a.size:  # sizes that multiply to 0 can still be too big for an array (NumPy's rule)
+        check_nbytes(dim.shape, a.itemsize, "reshape")
     if dim is not None and not copy:
-        return x._view(dim)
+        return a._view(dim)
     if copy is False:
-        raise ValueError(f"cannot reshape {x.shape} into {shape} without copying (copy=False)")
-    flat = astype(x, x._dtype, copy=True)
+        raise ValueError(f"cannot reshape {a.shape} into {shape} without copying (copy=False)")
+    flat = astype(a, a._dtype, copy=True)
     dim = flat._dim.reshape(shape)
     assert dim is not None  # a C-contiguous array reshapes without a copy
     return flat._view(dim)
 
 
 @named
-def ravel(x: Any, /, order: str = "C") -> DArray:
+def ravel(a: Any, order: str = "C") -> DArray:
     """``x`` as a contiguous 1-D array, in C order (``order="F"``: Fortran order).
 
     A view when ``x`` is C-contiguous, else a copy. See also: numpy.ravel.
     """
-    x = one("ravel", x)
-    if order == "F" or (order == "A" and x._dim.is_f_contiguous and not x._dim.is_c_contiguous):
-        x = transpose(x)
-    return reshape(x, -1, copy=None if x._dim.is_c_contiguous else True)
+    a = one("ravel", a)
+    if order == "F" or (order == "A" and a._dim.is_f_contiguous and not a._dim.is_c_contiguous):
+        a = transpose(a)
+    return reshape(a, -1, copy=None if a._dim.is_c_contiguous else True)
 
 
 @named
-def permute_dims(x: Any, /, axes: Sequence[int]) -> DArray:
+def permute_dims(a: Any, axes: Sequence[int] | None = None) -> DArray:
     """The axes of ``x`` in the order ``axes`` (a view).
 
     See also: numpy.permute_dims.
     """
-    x = one("permute_dims", x)
-    return x._view(x._dim.transpose(axes))
+    a = one("permute_dims", a)
+    return a._view(a._dim.transpose(axes))
 
 
 @named
-def transpose(x: Any, /, axes: Sequence[int] | None = None) -> DArray:
+def transpose(a: Any, axes: Sequence[int] | None = None) -> DArray:
     """The axes permuted (a view); ``axes=None`` reverses them.
 
     See also: numpy.transpose.
     """
-    x = one("transpose", x)
-    return x._view(x._dim.transpose(axes))
+    a = one("transpose", a)
+    return a._view(a._dim.transpose(axes))
 
 
 @named
-def swapaxes(x: Any, /, axis1: int, axis2: int) -> DArray:
+def swapaxes(a: Any, axis1: int, axis2: int) -> DArray:
     """Two axes exchanged (a view).
 
     See also: numpy.swapaxes.
     """
-    x = one("swapaxes", x)
-    return x._view(x._dim.swapaxes(axis1, axis2))
+    a = one("swapaxes", a)
+    return a._view(a._dim.swapaxes(axis1, axis2))
 
 
 @named
-def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int], /) -> DArray:
+def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> DArray:
     """Axes ``source`` moved to positions ``destination`` (a view).
 
     The other axes keep their order. See also: numpy.moveaxis.
     """
-    x = one("moveaxis", x)
-    src, dst = normalize_axes(source, x.ndim), normalize_axes(destination, x.ndim)
+    a = one("moveaxis", a)
+    src, dst = normalize_axes(source, a.ndim), normalize_axes(destination, a.ndim)
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [a for a in range(x.ndim) if a not in src]
+    order = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return x._view(x._dim.transpose(order))
+    return a._view(a._dim.transpose(order))
 
 
 @named
-def squeeze(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
+def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> DArray:
     """Size-1 axes removed (a view).
 
     All of them, or those of ``axis`` (ValueError when one is not of size 1).
     See also: numpy.squeeze. Differs from NumPy: a 0-d array has no axis 0 or -1 (NumPy
     accepts them there).
     """
-    x = one("squeeze", x)
-    return x._view(x._dim.squeeze(axis))
+    a = one("squeeze", a)
+    return a._view(a._dim.squeeze(axis))
 
 
 @named
-def expand_dims(x: Any, /, axis: int | Sequence[int] = 0) -> DArray:
+def expand_dims(a: Any, axis: int | Sequence[int] = 0) -> DArray:
     """Size-1 axes inserted (a view).
 
     ``axis``: an int or a tuple of positions in the result. See also: numpy.expand_dims.
     """
-    x = one("expand_dims", x)
-    rank = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
+    a = one("expand_dims", a)
+    rank = a.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
     axes = normalize_axes(axis, rank)
-    sizes = iter(x.shape)
-    return x._view(x._dim.reshape(tuple(1 if a in axes else next(sizes) for a in range(rank))))
+    sizes = iter(a.shape)
+    return a._view(a._dim.reshape(tuple(1 if i in axes else next(sizes) for i in range(rank))))
 
 
 @named
-def broadcast_to(x: Any, /, shape: Any) -> DArray:
+def broadcast_to(array: Any, shape: Any, subok: bool = False) -> DArray:
     """``x`` broadcast to ``shape`` (a view, stride 0 along the broadcast axes).
 
-    See also: numpy.broadcast_to. Differs from NumPy: the view is writable (a write lands in
-    every element sharing the memory); NumPy's is read-only.
+    See also: numpy.broadcast_to. Read-only, as NumPy's (``flags.writeable = True`` is allowed where
+    ``array`` is writeable: a write then lands in every element sharing the memory).
     """
-    x = one("broadcast_to", x)
-    dim = x._dim.broadcast_to(shape)
-    check_nbytes(dim.shape, x.itemsize, "broadcast_to")
-    return x._view(dim)
+    array = one("broadcast_to", array)
+    dim = array._dim.broadcast_to(shape)
+    check_nbytes(dim.shape, array.itemsize, "broadcast_to")
+    return array._view(dim, readonly=READ_ONLY)
 
 
 @named
-def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
+def broadcast_arrays(*args: Any, subok: bool = False) -> tuple[DArray, ...]:
     """The arrays broadcast against each other (views).
 
     See also: numpy.broadcast_arrays. A tuple, as NumPy 2 returns (the Array API says a list).
     """
-    xs, _ = arrays_of("broadcast_arrays", arrays)
+    xs, _ = arrays_of("broadcast_arrays", args)
     shape = broadcast_shapes(*[x.shape for x in xs])
     for x in xs:
         check_nbytes(shape, x.itemsize, "broadcast_arrays")
@@ -212,14 +212,14 @@ def broadcast_arrays(*arrays: Any) -> tuple[DArray, ...]:
 
 
 @named
-def flip(x: Any, /, axis: int | Sequence[int] | None = None) -> DArray:
+def flip(m: Any, axis: int | Sequence[int] | None = None) -> DArray:
     """The elements in reverse order along ``axis`` (a negative-step view).
 
     ``axis``: None (all axes), an int or a tuple. See also: numpy.flip.
     """
-    x = one("flip", x)
-    axes = normalize_axes(axis, x.ndim)
-    return x._view(x._dim.getitem(tuple(slice(None, None, -1 if a in axes else 1) for a in range(x.ndim))))
+    m = one("flip", m)
+    axes = normalize_axes(axis, m.ndim)
+    return m._view(m._dim.getitem(tuple(slice(None, None, -1 if i in axes else 1) for i in range(m.ndim))))
 
 
 # -- joining (copies) ----------------------------------------------------------------------
@@ -234,12 +234,28 @@ def _join(xs: list[DArray], place: Place, shape: tuple[int, ...], targets: Calla
     return out
 
 
+def _cast(op: str, xs: list[DArray], dtype: Any, casting: str) -> list[DArray]:
+    """``xs`` cast to ``dtype`` under NumPy's ``casting`` rule (unchanged for ``dtype=None``)."""
+    if dtype is None:
+        return xs
+    dt = _dt.as_dtype(dtype, op)
+    bad = [x.dtype for x in xs if not _dt.can_cast(x.dtype, dt, casting=casting)]
+    if bad:
+        raise TypeError(f"Cannot cast array data from {bad[0]} to {dt} according to the rule {casting!r}")
+    return [x.astype(dt, copy=False) for x in xs]
+
+
 @named
-def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
-    """The arrays joined along ``axis``, in their promoted dtype (a new array).
+def concat(arrays: Sequence[Any], /, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> DArray:
+    """The arrays joined along ``axis``, in their promoted dtype (or ``dtype``, cast under ``casting``),
+    written into ``out`` when given (a new array).
 
     ``axis=None`` joins the flattened arrays. See also: numpy.concatenate.
     """
+    if out is not None or dtype is not None:
+        return finish("concat", concat(_cast("concat", arrays_of("concat", list(arrays))[0], dtype, casting), axis),
+                      out)
     xs, place = arrays_of("concat", list(arrays))
     if not xs:
         raise ValueError("need at least one array to concatenate")
@@ -271,7 +287,7 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> DArray:
 
 
 @named
-def stack(arrays: Sequence[Any], /, axis: int = 0, out: Any = None, *, dtype: Any = None,
+def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any = None,
           casting: str = "same_kind") -> DArray:
     """The arrays (all of one shape) joined along a new axis, in their promoted dtype (or ``dtype``,
     cast under ``casting``), written into ``out`` when given.
@@ -279,14 +295,7 @@ def stack(arrays: Sequence[Any], /, axis: int = 0, out: Any = None, *, dtype: An
     A new array; ``axis`` is the new axis' position in it. See also: numpy.stack.
     """
     if out is not None or dtype is not None:
-        xs = arrays_of("stack", list(arrays))[0]
-        if dtype is not None:
-            dt = _dt.as_dtype(dtype, "stack")
-            bad = [x.dtype for x in xs if not _dt.can_cast(x.dtype, dt, casting=casting)]
-            if bad:
-                raise TypeError(f"Cannot cast array data from {bad[0]} to {dt} according to the rule {casting!r}")
-            xs = [x.astype(dt, copy=False) for x in xs]
-        return finish("stack", stack(xs, axis), out)
+        return finish("stack", stack(_cast("stack", arrays_of("stack", list(arrays))[0], dtype, casting), axis), out)
     xs, place = arrays_of("stack", list(arrays))
     if not xs:
         raise ValueError("need at least one array to stack")
@@ -330,19 +339,19 @@ def _pieces(x: DArray, spec: Any, axis: int, equal: bool) -> list[DArray]:
 
 
 @named
-def split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[DArray]:
     """``x`` cut along ``axis`` into equal sections or at indices (a list of views).
 
     ``indices_or_sections``: a number of sections (ValueError when they cannot be equal) or
     the sorted indices at which to cut. See also: numpy.split.
     """
-    return _pieces(one("split", x), indices_or_sections, axis, True)
+    return _pieces(one("split", ary), indices_or_sections, axis, True)
 
 
 @named
-def array_split(x: Any, indices_or_sections: Any, /, axis: int = 0) -> list[DArray]:
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[DArray]:
     """As :func:`split`, but sections may differ in size by one (the first ones larger).
 
     See also: numpy.array_split.
     """
-    return _pieces(one("array_split", x), indices_or_sections, axis, False)
+    return _pieces(one("array_split", ary), indices_or_sections, axis, False)

@@ -35,13 +35,13 @@ def _nan_reduce(op: str, a: Any, fill: Any, axis: Any, dtype: Any, out: Any, kee
     return getattr(R, op)(_filled(x, fill), axis, out=out, keepdims=keepdims, initial=initial, where=where, **extra)
 
 
-def nansum(a: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False,
+def nansum(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> DArray:
     """Sum over ``axis`` with NaN counted as zero. See also: numpy.nansum."""
     return _nan_reduce("sum", a, 0, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False,
+def nanprod(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False,
             initial: Any = None, where: Any = True) -> DArray:
     """Product over ``axis`` with NaN counted as one. See also: numpy.nanprod."""
     return _nan_reduce("prod", a, 1, axis, dtype, out, keepdims, initial, where)
@@ -62,13 +62,13 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: 
     return finish(f"nan{op}", E.apply("where", empty, float("nan"), result).astype(result.dtype, copy=False), out)
 
 
-def nanmax(a: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
+def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
            where: Any = True) -> DArray:
     """Maximum over ``axis`` ignoring NaN (NaN for an all-NaN slice). See also: numpy.nanmax."""
     return _nan_extreme("max", a, axis, out, keepdims, initial, where)
 
 
-def nanmin(a: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
+def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
            where: Any = True) -> DArray:
     """Minimum over ``axis`` ignoring NaN (NaN for an all-NaN slice). See also: numpy.nanmin."""
     return _nan_extreme("min", a, axis, out, keepdims, initial, where)
@@ -82,21 +82,21 @@ def _valid(x: DArray, where: Any) -> Any:
     return where if valid is True else E.apply("logical_and", valid, where)
 
 
-def nanmean(a: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False, *,
+def nanmean(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False, *,
             where: Any = True) -> DArray:
     """Mean over ``axis`` of the non-NaN elements (NaN for an all-NaN slice). See also: numpy.nanmean."""
     x = _array(a)
     return R.mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
 
 
-def nanvar(a: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+def nanvar(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance over ``axis`` of the non-NaN elements. See also: numpy.nanvar."""
     x = _array(a)
     return R.var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
 
 
-def nanstd(a: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+def nanstd(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation over ``axis`` of the non-NaN elements. See also: numpy.nanstd."""
     x = _array(a)
@@ -115,22 +115,22 @@ def _nan_arg(op: str, a: Any, axis: Any, out: Any, keepdims: bool) -> DArray:
     return getattr(R, op)(_filled(x, skip), axis, out, keepdims=keepdims)
 
 
-def nanargmax(a: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
+def nanargmax(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first maximum ignoring NaN; ValueError for an all-NaN slice. See also: numpy.nanargmax."""
     return _nan_arg("argmax", a, axis, out, keepdims)
 
 
-def nanargmin(a: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
+def nanargmin(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first minimum ignoring NaN; ValueError for an all-NaN slice. See also: numpy.nanargmin."""
     return _nan_arg("argmin", a, axis, out, keepdims)
 
 
-def nancumsum(a: Any, /, axis: int | None = None, dtype: DTypeLike = None, out: Any = None) -> DArray:
+def nancumsum(a: Any, axis: int | None = None, dtype: DTypeLike = None, out: Any = None) -> DArray:
     """Cumulative sum with NaN counted as zero. See also: numpy.nancumsum."""
     return S.cumsum(_filled(_array(a), 0), axis, dtype, out)
 
 
-def nancumprod(a: Any, /, axis: int | None = None, dtype: DTypeLike = None, out: Any = None) -> DArray:
+def nancumprod(a: Any, axis: int | None = None, dtype: DTypeLike = None, out: Any = None) -> DArray:
     """Cumulative product with NaN counted as one. See also: numpy.nancumprod."""
     return S.cumprod(_filled(_array(a), 1), axis, dtype, out)
 

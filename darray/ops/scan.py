@@ -141,26 +141,26 @@ def _cumulative_cl(op: str, x: DArray, axis: int, out_dt: np.dtype, include_init
     return work.transpose(inverse)
 
 
-def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                    include_initial: bool = False) -> DArray:
     """Cumulative sum along ``axis`` (required for N-D input). Integer input widens as in ``sum``.
     The result may be a transposed view. See also: numpy.cumulative_sum."""
-    return _cumulative("sum", x, axis, dtype, include_initial)
+    return finish("cumulative_sum", _cumulative("sum", x, axis, dtype, include_initial), out)
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> DArray:
     """Cumulative product along ``axis``. See also: numpy.cumulative_prod."""
-    return _cumulative("prod", x, axis, dtype, include_initial)
+    return finish("cumulative_prod", _cumulative("prod", x, axis, dtype, include_initial), out)
 
 
-def cumsum(a: Any, /, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
+def cumsum(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
     """Cumulative sum along ``axis``; None scans the flattened array (NumPy's ``cumsum``, where the
     Array API's ``cumulative_sum`` needs an axis). See also: numpy.cumsum."""
     return _numpy_scan("sum", a, axis, dtype, out)
 
 
-def cumprod(a: Any, /, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
+def cumprod(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
     """Cumulative product along ``axis``; None scans the flattened array. See also: numpy.cumprod."""
     return _numpy_scan("prod", a, axis, dtype, out)
 

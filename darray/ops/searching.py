@@ -22,7 +22,7 @@ from .taking import take
 __all__ = ["searchsorted"]
 
 
-def searchsorted(a: Any, v: Any, /, side: str = "left", sorter: Any = None) -> DArray:
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> DArray:
     """Indices (int64) at which the values of ``v`` would be inserted into the sorted 1-d ``a``
     to keep it sorted: the first position with ``a[i] >= v`` (``side="left"``) or ``> v``
     (``"right"``). ``sorter``: indices that sort ``a``. NaN sorts after everything, as in NumPy.

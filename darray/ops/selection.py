@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .. import place as _places
-from .._array import DArray
+from .._array import DArray, read_only
 from .._convert import asarray, astype
 from ..dim import broadcast_shapes, normalize_axis
 from . import _dispatch as D
@@ -245,6 +245,8 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
 def _target(name: str, arr: Any) -> DArray:
     if not isinstance(arr, DArray):
         raise TypeError(f"darray {name}: the array written in place must be a DArray, got {type(arr).__name__}")
+    if arr._readonly:
+        read_only(name)
     return arr
 
 
@@ -354,15 +356,12 @@ def _fits(name: str, what: str, x: DArray, dst: DArray) -> DArray:
     return x
 
 
-_MISSING: Any = object()
-
-
-def where(condition: Any, x1: Any = _MISSING, x2: Any = _MISSING, /) -> Any:
-    """``x1`` where ``condition`` holds, else ``x2`` (broadcast; elementwise, lazy on OpenCL places);
-    with only ``condition``, its non-zero indices (``nonzero``), as NumPy's one-argument form.
-    See also: numpy.where."""
-    if x1 is _MISSING and x2 is _MISSING:
+def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
+    """``x`` where ``condition`` holds, else ``y`` (broadcast; elementwise, lazy on OpenCL places);
+    with only ``condition`` (None: not given, as darray has no object arrays), its non-zero
+    indices (``nonzero``), as NumPy's one-argument form. See also: numpy.where."""
+    if x is None and y is None:
         return nonzero(condition if isinstance(condition, DArray) else asarray(condition))
-    if x1 is _MISSING or x2 is _MISSING:
+    if x is None or y is None:
         raise ValueError("darray where: either both or neither of x and y should be given")
-    return E.apply("where", condition, x1, x2)
+    return E.apply("where", condition, x, y)

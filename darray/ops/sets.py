@@ -154,7 +154,7 @@ def _unique_cl(x: DArray, with_order: bool) -> tuple[DArray, DArray, DArray, DAr
     return values, first, inverse.reshape(x.shape) if with_order else inverse, counts
 
 
-def unique_values(x: Any, /) -> DArray:
+def unique_values(x: Any) -> DArray:
     """The distinct values of ``x`` (flattened), sorted (complex: by real, then imaginary part, NaNs
     last as NumPy 2 sorts them); each NaN is distinct. See also: numpy.unique_values.
 
@@ -176,20 +176,20 @@ def _unique_values_cl(x: DArray) -> DArray:
     return _unique_cl(x, False)[0]
 
 
-def unique_counts(x: Any, /) -> UniqueCountsResult:
+def unique_counts(x: Any) -> UniqueCountsResult:
     """(values, counts): distinct values and how often each occurs (int64). See also: numpy.unique_counts."""
     values, _, _, counts = _unique("unique_counts", x, False)
     return UniqueCountsResult(values, counts)
 
 
-def unique_inverse(x: Any, /) -> UniqueInverseResult:
+def unique_inverse(x: Any) -> UniqueInverseResult:
     """(values, inverse_indices): ``values[inverse_indices]`` rebuilds ``x`` (inverse has x's shape,
     int64). See also: numpy.unique_inverse."""
     values, _, inverse, _ = _unique("unique_inverse", x, True)
     return UniqueInverseResult(values, inverse)
 
 
-def unique_all(x: Any, /) -> UniqueAllResult:
+def unique_all(x: Any) -> UniqueAllResult:
     """(values, indices, inverse_indices, counts); ``indices`` are the first occurrences in the
     flattened ``x``. See also: numpy.unique_all."""
     return UniqueAllResult(*_unique("unique_all", x, True))

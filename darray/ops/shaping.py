@@ -195,7 +195,7 @@ def _extent(x: DArray) -> tuple[Any, int, int]:
     return x._data(), lo * x.itemsize, hi * x.itemsize
 
 
-def shares_memory(a: Any, b: Any, /, max_work: Any = None) -> bool:
+def shares_memory(a: Any, b: Any, /, max_work: int = -1) -> bool:
     """Whether two arrays may touch the same bytes: both DArrays over one allocation with
     overlapping extents. Differs from NumPy: the extents' overlap, not an exact element search.
     See also: numpy.shares_memory."""
@@ -205,7 +205,7 @@ def shares_memory(a: Any, b: Any, /, max_work: Any = None) -> bool:
     return ba is bb and la < hb and lb < ha
 
 
-def may_share_memory(a: Any, b: Any, /, max_work: Any = None) -> bool:
+def may_share_memory(a: Any, b: Any, /, max_work: int = 0) -> bool:
     """Whether two arrays' extents overlap in one allocation. See also: numpy.may_share_memory."""
     return shares_memory(a, b)
 

@@ -290,8 +290,8 @@ def _sorted_cl(op: str, x: DArray, axis: int, descending: bool, arg: bool) -> DA
     return astype(out, _dt.int64, copy=False) if arg else out
 
 
-def sort(a: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-         descending: bool = False, stable: bool | None = None) -> DArray:
+def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         stable: bool | None = None, descending: bool = False) -> DArray:
     """Sorted copy of ``a`` along ``axis`` (always stable, whatever ``kind`` and ``stable``).
 
     NaN sorts last; -0.0 and 0.0 are equal (kept in input order); complex sorts by real, then
@@ -306,8 +306,8 @@ def sort(a: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     return _sorted("sort", a, axis, kind, order, descending, False)
 
 
-def argsort(a: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-            descending: bool = False, stable: bool | None = None) -> DArray:
+def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            stable: bool | None = None, descending: bool = False) -> DArray:
     """int64 indices that sort ``a`` along ``axis`` (stable, ties in input order; ordering as in
     :func:`sort`, descending included). See also: numpy.argsort."""
     return _sorted("argsort", a, axis, kind, order, descending, True)

@@ -1,7 +1,7 @@
 """take, take_along_axis and put: NumPy's index functions, as keys of ``x[key]`` (``ops.indexing``).
 
 Indices are integers as NumPy casts them to intp ('same_kind': bools count as 0 and 1, floats
-are a TypeError); only mode "raise" is offered.
+are a TypeError); ``mode`` is NumPy's: "raise", "wrap" (modulo the length) or "clip".
 """
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from math import prod
 from typing import Any
 
 from .. import dtypes as _dt
-from .._array import DArray
+from .._array import DArray, read_only
 from .._convert import asarray, astype
 from ..dim import normalize_axis
 from . import elementwise as E
 from . import reduction as R
+from ._out import finish
 from .creation import arange
 from .indexing import _checked, getitem, setitem
 
@@ -34,55 +35,73 @@ def _positions(op: str, indices: Any, place: Any) -> Any:
     return idx
 
 
-def take(x: DArray, indices: Any, /, *, axis: int | None = None) -> DArray:
-    """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened array).
+def _moded(op: str, idx: Any, n: int, mode: str) -> Any:
+    """``idx`` under NumPy's ``mode``: "raise" as given, "wrap" modulo ``n``, "clip" into ``[0, n)``."""
+    if mode == "raise":
+        return idx
+    if mode not in ("wrap", "clip"):
+        raise ValueError(f"darray {op}: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
+    if n == 0:
+        raise IndexError(f"darray {op}: cannot do a non-empty {op} from an empty axis")
+    if isinstance(idx, int):
+        return idx % n if mode == "wrap" else min(max(idx, 0), n - 1)
+    return E.apply("remainder", idx, n) if mode == "wrap" else E.apply("minimum", E.apply("maximum", idx, 0), n - 1)
 
-    See also: numpy.take (mode "raise" only). Differs from NumPy: a list or Python float of
-    integral floats is a TypeError, as a float array is (NumPy casts those unsafely)."""
-    indices = _positions("take", indices, x.place)
+
+def take(a: DArray, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise") -> DArray:
+    """Elements of ``a`` at ``indices`` along ``axis`` (None: of the flattened array), written into
+    ``out`` when given.
+
+    See also: numpy.take. Differs from NumPy: a list or Python float of integral floats is a
+    TypeError, as a float array is (NumPy casts those unsafely)."""
+    indices = _positions("take", indices, a.place)
     if axis is None:
-        return getitem(x.reshape(-1), (indices,))
-    axis = normalize_axis(axis, x.ndim, "take")
-    return getitem(x, (slice(None),) * axis + (indices,))
+        flat = a.reshape(-1)
+        return finish("take", getitem(flat, (_moded("take", indices, flat.size, mode),)), out)
+    axis = normalize_axis(axis, a.ndim, "take")
+    return finish("take", getitem(a, (slice(None),) * axis + (_moded("take", indices, a.shape[axis], mode),)), out)
 
 
-def take_along_axis(x: DArray, indices: Any, /, *, axis: int = -1) -> DArray:
+def take_along_axis(arr: DArray, indices: Any, axis: int = -1) -> DArray:
     """Elements of ``x`` at ``indices`` along ``axis``; the other axes broadcast.
 
     See also: numpy.take_along_axis."""
-    idx = indices if isinstance(indices, DArray) else asarray(indices, device=x._place)
+    idx = indices if isinstance(indices, DArray) else asarray(indices, device=arr._place)
     if idx.dtype.kind not in "iu":
         raise IndexError(f"darray take_along_axis: indices must be integers, got {idx.dtype}")
-    if idx.ndim != x.ndim:
-        raise ValueError(f"darray take_along_axis: indices and x must have the same number of dimensions, "
-                         f"got {idx.ndim} and {x.ndim}")
-    axis = normalize_axis(axis, x.ndim, "take_along_axis")
+    if idx.ndim != arr.ndim:
+        raise ValueError(f"darray take_along_axis: indices and arr must have the same number of dimensions, "
+                         f"got {idx.ndim} and {arr.ndim}")
+    axis = normalize_axis(axis, arr.ndim, "take_along_axis")
     key = tuple(idx if d == axis else
-                arange(n, dtype=_dt.int64, device=x._place).reshape((1,) * d + (n,) + (1,) * (x.ndim - d - 1))
-                for d, n in enumerate(x.shape))
-    return getitem(x, key)
+                arange(n, dtype=_dt.int64, device=arr._place).reshape((1,) * d + (n,) + (1,) * (arr.ndim - d - 1))
+                for d, n in enumerate(arr.shape))
+    return getitem(arr, key)
 
 
-def put(x: DArray, indices: Any, values: Any, /) -> None:
+def put(a: DArray, ind: Any, v: Any, mode: str = "raise") -> None:
     """``x.flat[indices] = values`` in place, ``values`` repeated to the length of ``indices``.
 
-    See also: numpy.put (mode "raise" only)."""
-    idx = asarray(_positions("put", indices, x._place), device=x._place).reshape(-1)
-    vals = (values if isinstance(values, DArray) else asarray(values, device=x._place)).reshape(-1)
+    See also: numpy.put."""
+    if isinstance(a, DArray) and a._readonly:
+        read_only("put", "output array")
+    idx = asarray(_positions("put", ind, a._place), device=a._place).reshape(-1)
+    vals = (v if isinstance(v, DArray) else asarray(v, device=a._place)).reshape(-1)
     if not idx.size:
         return
+    idx = _moded("put", idx, a.size, mode)
     if not vals.size:
         raise ValueError("darray put: cannot put an empty set of values into a non-empty set of indices")
     if vals.size != idx.size:
-        vals = take(vals, arange(idx.size, dtype=_dt.int64, device=x._place) % vals.size)
-    if x.ndim == 0:
-        setitem(x.reshape(1), (idx,), vals)
+        vals = take(vals, arange(idx.size, dtype=_dt.int64, device=a._place) % vals.size)
+    if a.ndim == 0:
+        setitem(a.reshape(1), (idx,), vals)
         return
-    n = x.size
+    n = a.size
     flat = E.where(idx < 0, idx + n, idx)
     bad = (idx < -n) | (idx >= n)
     if _checked() and bool(R.any(bad)):
         first = idx.get()[bad.get()][0]
         raise IndexError(f"darray put: index {first} is out of bounds for size {n}")
-    inner = [prod(x.shape[j + 1:]) for j in range(x.ndim)]
-    setitem(x, tuple((flat // inner[j]) % x.shape[j] for j in range(x.ndim)), vals)
+    inner = [prod(a.shape[j + 1:]) for j in range(a.ndim)]
+    setitem(a, tuple((flat // inner[j]) % a.shape[j] for j in range(a.ndim)), vals)

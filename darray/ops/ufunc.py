@@ -23,8 +23,8 @@ from ._out import store
 from ._table import ALIASES, OPS, TABLE, Op
 
 _NO_VALUE = np._NoValue
-_KEYWORDS = {"out": None, "where": True, "dtype": None, "casting": "same_kind", "order": "K", "subok": True,
-             "signature": None}  # the keywords of a call, after the inputs
+_KEYWORDS = {"where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
+             "signature": None}  # the keywords of a call after the inputs and out, in NumPy's order
 
 
 class ufunc:  # noqa: N801  (NumPy's name)
@@ -41,8 +41,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
         self._compute = compute
         self.__doc__ = doc
         names = ("x",) if nin == 1 else ("x1", "x2")
-        self.__signature__ = inspect.Signature(
+        self.__signature__ = inspect.Signature(  # NumPy's: out by position or keyword, the rest keyword-only
             [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in names]
+            + [inspect.Parameter("out", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None if nout == 1
+                                 else (None,) * nout)]
             + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v) for k, v in _KEYWORDS.items()])
 
     def __repr__(self) -> str:
@@ -61,9 +63,11 @@ class ufunc:  # noqa: N801  (NumPy's name)
             args = tuple(a.astype(dt, copy=False) if isinstance(a, DArray) else
                          (a if np.ndim(a) == 0 else np.asarray(a, dtype=dt)) for a in args)
         outs = (out,) if out is not None and not isinstance(out, tuple) else out
+        if outs is not None and all(o is None for o in outs):  # NumPy's out=(None, None): no outputs given
+            outs = None
         if self.nout == 1 and outs is not None and outs[0] is not None and where is True and dtype is None \
                 and casting == "same_kind":
-            return E.into(outs[0], self.__name__, *args)  # one fused kernel writing the output
+            return E.into(outs[0], ALIASES.get(self.__name__, self.__name__), *args)  # one fused kernel writing out
         results = self._compute(*args)
         results = results if isinstance(results, tuple) else (results,)
         if outs is None:
