@@ -209,6 +209,22 @@ def _reject_advanced(entry: Any) -> NoReturn:
 
 
 _TRUSTED: dict[tuple[int, ...], Dim] = {}  # shape -> its C-contiguous Dim (Dim.trusted)
+_ELEMENTS: dict[int, Dim] = {}  # offset -> the 0-d Dim of the element there (``_element``)
+
+
+def _element(offset: int) -> Dim:
+    """The 0-d Dim of the element at ``offset`` (kept: Dims are immutable, and loops read the same
+    elements again)."""
+    d = _ELEMENTS.get(offset)
+    if d is None:
+        if len(_ELEMENTS) >= 4096:
+            _ELEMENTS.clear()
+        d = _ELEMENTS[offset] = object.__new__(Dim)
+        object.__setattr__(d, "shape", ())
+        object.__setattr__(d, "strides", ())
+        object.__setattr__(d, "offset", offset)
+        object.__setattr__(d, "size", 1)
+    return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,6 +432,15 @@ class Dim:
         """
         if type(key) is not tuple:
             key = (key,)
+        shape_ = self.shape
+        if len(key) == len(shape_) and all([type(k) is int for k in key]):  # an int per axis (the common
+            offset = self.offset                                               # element read or write)
+            for d, k in enumerate(key):
+                n = shape_[d]
+                if not -n <= k < n:
+                    raise IndexError(f"index {k} is out of bounds for axis {d} with size {n}")
+                offset += (k + n if k < 0 else k) * self.strides[d]
+            return _element(offset)
         entries: list[Any] = []
         consumed = 0
         ellipsis = False

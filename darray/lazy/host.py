@@ -275,6 +275,9 @@ def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: s
     f = ref(op)
     run = _quiet_run()
     compute = partial(run, f, *vals, out=out) if op not in _GENERAL else partial(run, _into, out, f, vals)
+    if not _active and _clear((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``now``)
+        compute()
+        return
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
     sched.run_host(name, compute, place=place, reads=reads, writes=[target.alloc], nbytes=nbytes)
 

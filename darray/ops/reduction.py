@@ -10,7 +10,7 @@ reductions are 0-d.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import prod as _prod
 from typing import Any, cast
 
@@ -100,13 +100,8 @@ def _reduce_cpu(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np
                 k: int, m: int, keepdims: bool) -> DArray:
     """Reduction ``op`` through NumPy (``axis`` as given, ``axes`` normalised; ``shape``: the result's,
     ``k`` elements reduced into each of ``m``)."""
-    host = x._host_view()
     with np.errstate(all="ignore"):
-        if op.startswith("arg"):
-            res = _NUMPY[op](host, axis=None if axis is None else axes[0], keepdims=keepdims)
-        else:
-            typed = {"dtype": out_dt} if op in ("sum", "prod", "mean") else {}
-            res = _NUMPY[op](host, axis=axes, keepdims=keepdims, **typed)
+        res = _on_host(op, axis, axes, out_dt, keepdims, x._host_view())
     return from_numpy(np.asarray(res).astype(out_dt, copy=False), x.place)
 
 
@@ -125,8 +120,8 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
             fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
         return full(shape, fill, dtype=out_dt, device=x.place)
     place = cast(CLPlace, x.place)
-    if op in _HOST and (x._node is None or x._node.host) and host.usable(place, x.size):  # exact in NumPy
-        return from_numpy(np.asarray(host.call(op, lambda v: _NUMPY[op](v, axis=axes, keepdims=keepdims), place,
+    if _exact(op, x.dtype) and (x._node is None or x._node.host) and host.usable(place, x.size):
+        return from_numpy(np.asarray(host.call(op, partial(_on_host, op, axis, axes, out_dt, keepdims), place,
                                                [input_term(x)]), out_dt), place)
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
@@ -136,7 +131,23 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
 
-_HOST = frozenset(("any", "all"))  # reductions run through NumPy on host-backed devices (``lazy.host.usable``)
+def _exact(op: str, dt: np.dtype) -> bool:
+    """Whether NumPy's ``op`` over ``dt`` gives the kernel's bits whatever the order it folds in, so it
+    runs through NumPy on host-backed devices (``lazy.host.usable``): ``any``/``all``; max, min and
+    their args over real dtypes (a maximum is the same value in any order; of equal zeros, which one
+    is found may differ); integer and bool sums and products (exact in wrapping arithmetic)."""
+    if op in ("any", "all"):
+        return True
+    if dt.kind == "c":
+        return False
+    return op in ("max", "min", "argmax", "argmin") or (op in ("sum", "prod") and dt.kind in "biu")
+
+
+def _on_host(op: str, axis: Any, axes: tuple[int, ...], out_dt: np.dtype, keepdims: bool, v: np.ndarray) -> Any:
+    """NumPy's ``op`` over the host view ``v`` (arguments as :func:`_reduce_cpu`'s)."""
+    if op.startswith("arg"):
+        return _NUMPY[op](v, axis=None if axis is None else axes[0], keepdims=keepdims)
+    return _NUMPY[op](v, axis=axes, keepdims=keepdims, **({"dtype": out_dt} if op in ("sum", "prod", "mean") else {}))
 _IDENTITY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True}
 _WITH_INITIAL = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
 
@@ -173,23 +184,23 @@ def _numpy_reduce(op: str, x: Any, axis: Any, dtype: Any, out: Any, keepdims: bo
 def _make(op: str, doc: str) -> Any:
     fn: Callable[..., DArray]
     if op in ("sum", "prod"):
-        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
+        def fn(a: ArrayLike, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
                keepdims: bool = False, initial: Any = None, where: Any = True) -> DArray:
             if out is None and initial is None and where is True:
-                return _reduce(op, x, axis, keepdims, dtype)
-            return _numpy_reduce(op, x, axis, dtype, out, keepdims, initial, where)
+                return _reduce(op, a, axis, keepdims, dtype)
+            return _numpy_reduce(op, a, axis, dtype, out, keepdims, initial, where)
     elif op in ("max", "min"):
-        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
+        def fn(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
                initial: Any = None, where: Any = True) -> DArray:
             if out is None and initial is None and where is True:
-                return _reduce(op, x, axis, keepdims)
-            return _numpy_reduce(op, x, axis, None, out, keepdims, initial, where)
+                return _reduce(op, a, axis, keepdims)
+            return _numpy_reduce(op, a, axis, None, out, keepdims, initial, where)
     else:  # any, all
-        def fn(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
+        def fn(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: Any = None, keepdims: bool = False,
                *, where: Any = True) -> DArray:
             if out is None and where is True:
-                return _reduce(op, x, axis, keepdims)
-            return _numpy_reduce(op, x, axis, None, out, keepdims, None, where)
+                return _reduce(op, a, axis, keepdims)
+            return _numpy_reduce(op, a, axis, None, out, keepdims, None, where)
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = f"{doc}\n\nSee also: numpy.{op}"
@@ -213,41 +224,41 @@ def _count(x: DArray, axes: tuple[int, ...], keepdims: bool, where: Any) -> Any:
     return _reduce("sum", mask, axes, keepdims, _dt.int64)
 
 
-def mean(x: ArrayLike, /, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
+def mean(a: ArrayLike, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Any = None,
          keepdims: bool = False, *, where: Any = True) -> DArray:
     """Arithmetic mean over ``axis`` (float64 for integer input; ``dtype=`` as NumPy's); ``where``
     averages the selected elements only. See also: numpy.mean"""
     if where is True:
-        return finish("mean", _reduce("mean", x, axis, keepdims, dtype), out)
-    x = x if isinstance(x, DArray) else asarray(x)
-    axes = normalize_axes(axis, x.ndim, "mean")
-    total = _reduce("sum", _masked("sum", x, where, None), axes, keepdims, _dtypes("mean", x.dtype, dtype))
-    return finish("mean", E.apply("divide", total, _count(x, axes, keepdims, where)).astype(total.dtype), out)
+        return finish("mean", _reduce("mean", a, axis, keepdims, dtype), out)
+    a = a if isinstance(a, DArray) else asarray(a)
+    axes = normalize_axes(axis, a.ndim, "mean")
+    total = _reduce("sum", _masked("sum", a, where, None), axes, keepdims, _dtypes("mean", a.dtype, dtype))
+    return finish("mean", E.apply("divide", total, _count(a, axes, keepdims, where)).astype(total.dtype), out)
 
 
 _mean = mean  # for var, whose ``mean=`` parameter hides the function
 
 
-def argmax(x: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
+def argmax(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first maximum (flat index for axis=None; the first NaN wins). See also: numpy.argmax."""
-    return finish("argmax", _reduce("argmax", x, axis, keepdims), out)
+    return finish("argmax", _reduce("argmax", a, axis, keepdims), out)
 
 
-def argmin(x: Any, /, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
+def argmin(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first minimum (flat index for axis=None; the first NaN wins). See also: numpy.argmin."""
-    return finish("argmin", _reduce("argmin", x, axis, keepdims), out)
+    return finish("argmin", _reduce("argmin", a, axis, keepdims), out)
 
 
-def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> DArray:
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> DArray:
     """Number of non-zero elements over ``axis`` (int64). See also: numpy.count_nonzero."""
-    return _reduce("sum", E.apply("not_equal", x, 0), axis, keepdims, _dt.int64)
+    return _reduce("sum", E.apply("not_equal", a, 0), axis, keepdims, _dt.int64)
 
 
-def ptp(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False) -> DArray:
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> DArray:
     """Range (maximum - minimum) over ``axis``, in the input's dtype (wrapping for integers, as NumPy).
     See also: numpy.ptp"""
-    x = x if isinstance(x, DArray) else asarray(x)
-    hi, lo = _reduce("max", x, axis, keepdims), _reduce("min", x, axis, keepdims)
+    a = a if isinstance(a, DArray) else asarray(a)
+    hi, lo = _reduce("max", a, axis, keepdims), _reduce("min", a, axis, keepdims)
     return finish("ptp", E.apply("subtract", hi, lo), out)
 
 
@@ -257,19 +268,19 @@ def _ddof(op: str, ddof: float, correction: float | None) -> float:
     return ddof if correction is None else correction
 
 
-def var(x: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+def var(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance with ``ddof`` (NumPy) or ``correction`` (Array API); the deviation chain fuses into the
     sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. See also: numpy.var."""
-    x = x if isinstance(x, DArray) else asarray(x)
+    a = a if isinstance(a, DArray) else asarray(a)
     if dtype is not None:
-        x = x.astype(_dt.as_dtype(dtype, "var"), copy=False)
-    axes = normalize_axes(axis, x.ndim, "var")
-    n = _count(x, axes, keepdims, where)
+        a = a.astype(_dt.as_dtype(dtype, "var"), copy=False)
+    axes = normalize_axes(axis, a.ndim, "var")
+    n = _count(a, axes, keepdims, where)
     if mean is None:
-        mean = _mean(x, axes, keepdims=True, where=where)
-    centred = E.apply("subtract", x, mean)
-    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if x.dtype.kind == "c" \
+        mean = _mean(a, axes, keepdims=True, where=where)
+    centred = E.apply("subtract", a, mean)
+    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if a.dtype.kind == "c" \
         else E.apply("multiply", centred, centred)
     if where is not True:
         square = _masked("sum", square, where, None)
@@ -281,8 +292,8 @@ def var(x: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, d
     return finish("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0), out)
 
 
-def std(x: Any, /, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
+def std(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation (the square root of :func:`var`, same parameters). See also: numpy.std."""
-    v = var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     return finish("std", E.apply("sqrt", v), out)

@@ -22,6 +22,7 @@ from ._streams import (
                        launch_kernel,
                        live,
                        run_host,
+                       settled,
                        share,
                        stream,
                        synchronize,
@@ -34,4 +35,4 @@ from ._streams import (
 __all__ = ["HOST", "Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
            "launch_call", "launch_kernel", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done",
            "live", "Launch", "dependencies", "levels", "run", "Profiler", "profile", "all_streams", "Dynamic",
-           "Recorder", "Slot", "Step", "capturing", "extent", "recording", "share", "refuse", "suspended"]
+           "Recorder", "Slot", "Step", "capturing", "extent", "recording", "settled", "share", "refuse", "suspended"]

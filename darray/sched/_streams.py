@@ -391,9 +391,9 @@ def _after_shared(queue: cl.CommandQueue, allocs: Sequence[Allocation],
     return wait_for
 
 
-def _settled(reads: Sequence[Allocation], writes: Sequence[Allocation]) -> bool:
+def settled(reads: Sequence[Allocation], writes: Sequence[Allocation] = ()) -> bool:
     """Whether every command that a read of ``reads`` and a write of ``writes`` would have to
-    wait for is known complete."""
+    wait for is known complete (then host work over them may run at once)."""
     for a in reads:
         e = a.write
         if e is not None and e[1] > e[0].done:
@@ -427,7 +427,7 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
         with lock:
             if _exit.closer is not None:
                 _exit.check(name)
-            if _settled(reads, writes):  # else wait (outside the lock), then check again: another
+            if settled(reads, writes):  # else wait (outside the lock), then check again: another
                 t0 = time.perf_counter_ns() if _active else 0  # thread may enqueue work on them meanwhile
                 fn()
                 for a in writes:
