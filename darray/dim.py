@@ -56,7 +56,7 @@ def _check_rank(shape: tuple[int, ...]) -> None:
 
 def _as_shape(shape: Any, allow_minus_one: bool = False) -> tuple[int, ...]:
     """Validate an int or sequence of ints as a shape (sizes >= 0, rank <= 9)."""
-    if type(shape) is tuple and all(type(n) is int and n >= 0 for n in shape):
+    if type(shape) is tuple and all([type(n) is int and n >= 0 for n in shape]):
         _check_rank(shape)
         return shape
     if _is_bool(shape):
@@ -237,18 +237,20 @@ class Dim:
     size: int = field(init=False, repr=False, compare=False)  # the number of elements (kept: read by every op)
 
     def __post_init__(self) -> None:
-        shape = _as_shape(self.shape)
-        strides = self.strides
-        if not (type(strides) is tuple and all(type(s) is int for s in strides)):
-            strides = tuple(_as_int(s, "stride") for s in strides)
-        offset = self.offset if type(self.offset) is int else _as_int(self.offset, "offset")
+        shape, strides, offset = self.shape, self.strides, self.offset
+        # (list comprehensions, not generators: a call each in Python 3.11, and every view makes a Dim)
+        if type(shape) is not tuple or len(shape) > MAX_RANK or not all([type(n) is int and n >= 0 for n in shape]):
+            shape = _as_shape(shape)
+            object.__setattr__(self, "shape", shape)
+        if type(strides) is not tuple or not all([type(s) is int for s in strides]):
+            strides = tuple([_as_int(s, "stride") for s in strides])
+            object.__setattr__(self, "strides", strides)
+        if type(offset) is not int:
+            object.__setattr__(self, "offset", _as_int(offset, "offset"))
         if len(shape) != len(strides):
             raise ValueError(f"shape {_fmt(shape)} and strides {_fmt(strides)} "
                              "must have the same length")
-        for name, value in (("shape", shape), ("strides", strides), ("offset", offset)):
-            if value is not getattr(self, name):   # normalized (e.g. list -> tuple)
-                object.__setattr__(self, name, value)
-        object.__setattr__(self, "size", _prod(shape))
+        object.__setattr__(self, "size", math.prod(shape))
 
     @classmethod
     def trusted(cls, shape: tuple[int, ...]) -> Dim:

@@ -24,7 +24,9 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
+from .._convert import input_term
 from ..dim import collapse
+from ..lazy import host
 from ..place import CLPlace, runtime
 from ._kernel import host_memory, on_host
 
@@ -51,10 +53,12 @@ def mode() -> str:
 def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
     """'host' or 'kernel' for a matmul of ``macs`` multiply-adds in ``dtype`` on ``place``.
 
-    auto: on host-memory devices, host BLAS for floating and complex dtypes once the product
-    is large enough to repay the maps and the host wait (about 0.2-1 ms on PoCL), and for
-    bool (NumPy's bool loop stops early); the kernel for integers (NumPy's integer matmul is
-    a plain loop, 10-25x slower than the kernel) and for small products, and on other devices.
+    auto: on host-memory devices, NumPy's matmul for small products (below ``HOST_MIN_MACS``: on
+    the host engine, at once over settled memory; not float16, and only where the engine is on,
+    ``lazy.host.usable``), and for large floating and complex ones (host BLAS) and bool (NumPy's
+    bool loop stops early); the kernel for large integer products (NumPy's integer matmul is a
+    plain loop, 10-25x slower than the kernel) and on other devices. So on a host-memory device a
+    float product has BLAS's sums, the kernel's inside a ``da.jit`` trace (equal to rounding).
     """
     m = mode()
     if m != "auto":
@@ -64,7 +68,11 @@ def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
     if dtype.kind == "b":
         return "host"
     work = macs * (4 if dtype.kind == "c" else 1)
-    return "host" if dtype.kind in "fc" and work >= HOST_MIN_MACS else "kernel"
+    if work >= HOST_MIN_MACS:
+        return "host" if dtype.kind in "fc" else "kernel"
+    # small: the host engine at once, where it is on (no maps, no launch), but float16 (the kernel
+    # accumulates it in float32)
+    return "host" if dtype != np.float16 and host.usable(place, 0) else "kernel"
 
 
 # -- kernel path ------------------------------------------------------------------------
@@ -183,4 +191,9 @@ def run_host(a: DArray, b: DArray, out: DArray) -> None:
         with np.errstate(all="ignore"):
             np.matmul(av, bv, out=ov)
 
-    on_host("matmul", [a, b], [out], matmul)
+    place = cast(CLPlace, out.place)
+    if host.usable(place, 0):  # the host engine: NumPy on the allocations' memory (at once when settled)
+        host.call("matmul", lambda ov, av, bv: matmul(av, bv, ov), place, [input_term(a), input_term(b)],
+                  [input_term(out)])
+    else:
+        on_host("matmul", [a, b], [out], matmul)
