@@ -8,7 +8,7 @@ checkers.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -20,10 +20,12 @@ class DArray:
     """An N-d array on a place (CPU or an OpenCL device), with NumPy semantics.
 
     Differs from NumPy: ``strides`` are bytes as in NumPy but may describe a view into a
-    pooled allocation; elementwise results on OpenCL places are lazy until read.
+    pooled allocation; elementwise results on OpenCL places are lazy until read. Internal code
+    builds one as ``DArray(alloc, dim, dtype, place)``; NumPy's constructor is ``darray.ndarray``
+    (``darray/_ndarray.py``), a class apart of which every DArray is an instance.
     """
 
-    __slots__ = ("_dim", "_dtype", "_place", "_alloc", "_node", "_base", "__weakref__")
+    __slots__ = ("_dim", "_dtype", "_place", "_alloc", "_node", "_base", "_readonly", "__weakref__")
     __array_priority__ = 100.0
 
     def __init__(self, alloc: Any, dim: Dim, dtype: np.dtype, place: Place, node: Any = None) -> None:
@@ -33,11 +35,23 @@ class DArray:
         self._place = place
         self._node = node
         self._base: DArray | None = None  # the array a view was taken of (NumPy's ``base``)
+        self._readonly = 0  # 0 writeable, READ_ONLY (``flags.writeable = False``), or LOCKED (never writeable)
 
     # -- metadata ---------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
         return self._dim.shape
+
+    @shape.setter
+    def shape(self, shape: Any) -> None:
+        """Reshape in place (NumPy's ``x.shape = ...``) where a view can: AttributeError otherwise."""
+        dim = self._dim.reshape(shape)
+        if dim is None:
+            raise AttributeError("darray shape: Incompatible shape for in-place modification. Use `.reshape()` to "
+                                 "make a copy with the desired shape.")
+        if self._node is not None:
+            _materialize(self)
+        self._dim = dim
 
     @property
     def ndim(self) -> int:
@@ -185,11 +199,14 @@ class DArray:
         """A pending array now holds its value in ``alloc`` (called by ``darray.lazy``)."""
         self._alloc, self._node = alloc, None
 
-    def _view(self, dim: Dim, dtype: np.dtype | None = None) -> DArray:
+    def _view(self, dim: Dim, dtype: np.dtype | None = None, readonly: int = 0) -> DArray:
         """A view of this array's memory through ``dim`` (in elements of ``dtype``, this array's by
-        default); its ``base`` is the array owning the memory, as NumPy's."""
+        default); its ``base`` is the array owning the memory, as NumPy's. Read-only when this array
+        is (NumPy's rule) or as ``readonly`` asks (READ_ONLY, LOCKED: views NumPy makes read-only)."""
         view = DArray(self._data(), dim, self._dtype if dtype is None else dtype, self._place)
         view._base = self if self._base is None else self._base
+        if self._readonly or readonly:
+            view._readonly = max(self._readonly, readonly)
         return view
 
     def _rebind(self, alloc: Any, dim: Dim) -> None:
@@ -201,6 +218,25 @@ class DArray:
         item = self._dtype.itemsize
         return np.ndarray(self.shape, self._dtype, buffer=self._alloc.host, offset=self._dim.offset * item,
                           strides=self.strides) if self.size else np.empty(self.shape, self._dtype)
+
+
+READ_ONLY, LOCKED = 1, 2  # DArray._readonly: flags.writeable = False; never writeable (a window view)
+
+
+def read_only(op: str, what: str = "assignment destination") -> NoReturn:
+    """NumPy's ValueError for a write into a read-only array (check ``x._readonly`` first: a slot, cheap)."""
+    raise ValueError(f"darray {op}: {what} is read-only")
+
+
+def set_writeable(x: DArray, flag: bool) -> None:
+    """``x.flags.writeable = flag``: True only where the array owning the memory is writeable and
+    ``x`` is not a view NumPy never lets be written (ValueError, as NumPy)."""
+    if not flag:
+        x._readonly = x._readonly or READ_ONLY
+    elif x._readonly:
+        if x._readonly == LOCKED or (x._base is not None and x._base._readonly):
+            raise ValueError("darray flags: cannot set WRITEABLE flag to True of this array")
+        x._readonly = 0
 
 
 def _no_lazy(x: DArray) -> None:
@@ -217,4 +253,4 @@ def set_materialize(run: Callable[[DArray], None]) -> None:
     _materialize = run
 
 
-__all__ = ["DArray"]
+__all__ = ["DArray", "READ_ONLY", "LOCKED", "read_only", "set_writeable"]

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _transfer, lazy
 from . import dtypes as _dt
-from ._array import DArray
+from ._array import DArray, read_only
 from .alloc import HostAllocation, allocate
 from .dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
 from .lazy import execute, graph, host
@@ -179,8 +179,12 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
     return input_term(src)
 
 
-def assign(x: DArray, dim: Dim, value: Any) -> None:
-    """``x[key] = value`` where ``dim`` is the view ``key`` selects (NumPy casting and broadcasting)."""
+def assign(x: DArray, dim: Dim, value: Any, op: str = "setitem") -> None:
+    """``x[key] = value`` where ``dim`` is the view ``key`` selects (NumPy casting and broadcasting);
+    ValueError naming ``op`` when ``x`` is read-only (every write into an existing array comes here
+    or to :func:`write`)."""
+    if x._readonly:
+        read_only(op)
     if isinstance(value, DArray) and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
     target = DArray(x._data(), dim, x._dtype, x._place)
@@ -203,7 +207,7 @@ def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
         return False
     alloc, dim = target._alloc, target._dim
     lo, hi = dim.span()
-    for t in graph.walk([term]):
+    for t in [term] if type(term) is graph.Input else graph.walk([term]):
         if isinstance(t, graph.Input) and t.alloc is alloc and t.dim != dim:
             tlo, thi = t.dim.span()
             if tlo < hi and lo < thi:
@@ -211,11 +215,14 @@ def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
     return False
 
 
-def write(target: DArray, value: Any) -> None:
-    """Write a lazy term (OpenCL) or NumPy result (CPU) of ``target``'s shape into ``target``.
+def write(target: DArray, value: Any, op: str = "setitem") -> None:
+    """Write a lazy term (OpenCL) or NumPy result (CPU) of ``target``'s shape into ``target``
+    (ValueError naming ``op`` when it is read-only).
 
     Pending graphs that read ``target`` run first, so they keep seeing the old values.
     """
+    if target._readonly:
+        read_only(op)
     implementation("convert.write", target._place)(target, value)
 
 
@@ -227,6 +234,9 @@ def _write_cpu(target: DArray, value: Any) -> None:
 @register("convert.write", "cl")
 def _write_cl(target: DArray, value: graph.Term) -> None:
     alloc = target._data()
+    if type(value) is graph.Input and value.alloc is alloc and value.dim == target._dim \
+            and value.dtype == target._dtype:  # a view written onto itself (``a[k] += 1`` stores the
+        return                                 # updated element back): nothing changes
     lazy.before_write(alloc)
     if _reads_overlapping(value, target):
         tmp = empty(target.shape, target._dtype, target._place)
@@ -260,7 +270,7 @@ def _host_view_cl(x: DArray) -> None:
     return None
 
 
-def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device: PlaceLike = None,
+def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: PlaceLike = None,
             copy: bool | None = None, like: Any = None) -> DArray:
     """Convert ``obj`` (NumPy array, nested list, scalar, DArray, pyopencl array) to a DArray on ``device``.
 
@@ -268,24 +278,24 @@ def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device:
     """
     want = _dt.as_dtype(dtype, "asarray") if dtype is not None else None
     for kind, adopt in _ADOPTERS:  # e.g. a pyopencl array, wrapping darray's buffers (``darray.interop``)
-        if isinstance(obj, kind):
-            obj = adopt(obj, device, copy)
-    if isinstance(obj, DArray):
-        place = parse(device) if device is not None else obj._place
-        same = place == obj._place and (want is None or want == obj._dtype)
+        if isinstance(a, kind):
+            a = adopt(a, device, copy)
+    if isinstance(a, DArray):
+        place = parse(device) if device is not None else a._place
+        same = place == a._place and (want is None or want == a._dtype)
         if same and not copy:
-            return obj
+            return a
         if copy is False:
             raise ValueError("darray asarray: copy=False but a copy is needed (other place or dtype)")
-        moved = to_place(obj, place)
-        return astype(moved, want or obj._dtype, copy=moved is obj)
+        moved = to_place(a, place)
+        return astype(moved, want or a._dtype, copy=moved is a)
     place = parse(device)
     if copy is False:
         raise ValueError("darray asarray: copy=False cannot wrap host data on a device without copying")
-    if isinstance(obj, (bool, int, float, complex)) and want is None:
-        want = _dt.result_type(obj)
+    if isinstance(a, (bool, int, float, complex)) and want is None:
+        want = _dt.result_type(a)
     try:
-        host = np.asarray(obj, dtype=want)
+        host = np.asarray(a, dtype=want)
     except OverflowError as err:
         raise OverflowError(f"darray asarray: {err}") from err
     if not host.dtype.isnative:

@@ -110,12 +110,15 @@ def _get(self: DArray, out: np.ndarray | None = None) -> np.ndarray:
 
 def _array(self: DArray, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
     """An explicit host copy (``np.asarray(x)``); ``copy=False`` raises ValueError as NumPy 2
-    specifies, except on the ``cpu`` place, whose memory NumPy then views in place."""
+    specifies, except on the ``cpu`` place, whose memory NumPy then views in place (read-only where
+    this array is)."""
     if copy is False:  # NumPy's protocol: only a view of host memory avoids a copy
         view = host_view(self) if dtype is None or np.dtype(dtype) == self._dtype else None
         if view is None:
             raise ValueError(f"darray __array__: copy=False but a copy is needed (array on {self._place}, "
                              f"dtype {self._dtype}, asked for {dtype})")
+        if self._readonly:
+            view.flags.writeable = False  # (a read-only array stays read-only through NumPy)
         return view
     out = to_numpy(self)
     return out if dtype is None else out.astype(dtype, copy=False)
@@ -152,14 +155,30 @@ def _to_device(self: DArray, device: PlaceLike, /, *, stream: Any = None) -> DAr
     return to_place(self, parse(device))
 
 
-def _copy(self: DArray) -> DArray:
-    """A new contiguous array with the same values."""
-    return astype(self, self._dtype, copy=True)
+def _ordered(x: DArray, order: str, source: DArray) -> DArray:
+    """``x`` (a new C-contiguous array) in the memory order ``order`` asks for: "F", or "A"/"K" for a
+    Fortran-contiguous ``source``, gives a Fortran-contiguous copy."""
+    fortran = order == "F" or (order in ("A", "K") and source._dim.is_f_contiguous and not
+                               source._dim.is_c_contiguous)
+    return manipulation.transpose(astype(manipulation.transpose(x), x._dtype, copy=True)) \
+        if fortran and x.ndim > 1 else x
 
 
-def _astype(self: DArray, dtype: Any, /, *, copy: bool = True) -> DArray:
-    """Cast to ``dtype`` (NumPy ``astype`` semantics, including float -> int truncation)."""
-    return astype(self, _dt.as_dtype(dtype, "astype"), copy=copy)
+def _copy(self: DArray, order: str = "C") -> DArray:
+    """A new array with the same values, C-contiguous (``order="F"``: Fortran; ``"A"``/``"K"``: as self)."""
+    return _ordered(astype(self, self._dtype, copy=True), order, self)
+
+
+def _astype(self: DArray, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+            copy: bool = True) -> DArray:
+    """Cast to ``dtype`` (NumPy ``astype`` semantics, including float -> int truncation); TypeError when
+    ``casting`` forbids the cast; ``order`` as :meth:`copy` for a new array."""
+    dt = _dt.as_dtype(dtype, "astype")
+    if casting != "unsafe" and not _dt.can_cast(self._dtype, dt, casting=casting):
+        raise TypeError(f"darray astype: Cannot cast array data from {self._dtype} to {dt} according to the rule "
+                        f"{casting!r}")
+    out = astype(self, dt, copy=copy)
+    return out if out is self or order in ("K", "A") and not copy else _ordered(out, order, self)
 
 
 def _item(self: DArray) -> Any:
@@ -201,15 +220,15 @@ def _iter(self: DArray) -> Iterator[DArray]:
     return (self[i] for i in range(self.shape[0]))
 
 
-def _reshape(self: DArray, *shape: Any, copy: bool | None = None) -> DArray:
-    """``darray.reshape(self, shape, copy=copy)``; the shape as one sequence or as ints."""
+def _reshape(self: DArray, *shape: Any, order: str = "C", copy: bool | None = None) -> DArray:
+    """``darray.reshape(self, shape, order, copy=copy)``; the shape as one sequence or as ints."""
     return manipulation.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], (int, np.integer))
-                                else shape, copy=copy)
+                                else shape, order, copy=copy)
 
 
-def _flatten(self: DArray) -> DArray:
-    """1-D copy."""
-    return manipulation.reshape(self, (-1,), copy=True)
+def _flatten(self: DArray, order: str = "C") -> DArray:
+    """1-D copy, the elements in C order (``order="F"``: Fortran order)."""
+    return manipulation.reshape(manipulation.ravel(self, order), (-1,), copy=True)
 
 
 def _squeeze(self: DArray, axis: Any = None) -> DArray:

@@ -293,6 +293,64 @@ def test_special_scalar_values(any_place):
     assert int(small) == -(2 ** 63)
 
 
+# -- x.shape = ... ------------------------------------------------------------------------------
+
+
+@st.composite
+def _new_shapes(draw: Any, size: int) -> tuple[int, ...]:
+    """A shape of ``size`` elements (factors of it, ones, maybe one -1), or sometimes a wrong one."""
+    if draw(st.integers(0, 9)) == 0:
+        return tuple(draw(st.lists(st.integers(0, 7), max_size=3)))
+    left, out = size, []
+    for _ in range(draw(st.integers(0, 3))):
+        d = draw(st.sampled_from([k for k in range(1, max(left, 1) + 1) if left % k == 0] if left else [0, 1, 2]))
+        out.append(d)
+        left = left // d if d else 0
+    out.append(left if size else draw(st.integers(0, 3)))
+    out = draw(st.permutations(out))
+    if size and draw(st.booleans()):
+        out[draw(st.integers(0, len(out) - 1))] = -1
+    return tuple(out)
+
+
+@given(data=st.data(), shape=shapes(min_dims=1, max_dims=3, max_side=4))
+def test_shape_assignment_reshapes_in_place(any_place, data, shape):
+    base = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    step = data.draw(st.sampled_from([1, 2, -1]))
+    pick = data.draw(st.sampled_from(["whole", "transposed", "strided"]))
+    views = {"whole": lambda b: b, "transposed": lambda b: b.T, "strided": lambda b: b[..., ::step]}
+    a = views[pick](base.copy())
+    x = views[pick](da.asarray(base, device=any_place))
+    new = data.draw(_new_shapes(a.size))
+    try:
+        a.shape = new
+    except (ValueError, AttributeError) as err:
+        with pytest.raises(type(err)):
+            x.shape = new
+        assert x.shape == views[pick](base).shape
+        return
+    x.shape = new
+    assert x.shape == a.shape and (x.strides == a.strides or not x.size)
+    assert_same(x, a)
+    if x.size:
+        x[(0,) * x.ndim] = -1.0  # still a view of the same memory
+        a[(0,) * a.ndim] = -1.0
+        assert_same(x, a)
+
+
+def test_shape_assignment_errors(any_place):
+    x = da.arange(6.0, device=any_place).reshape(2, 3)
+    with pytest.raises(AttributeError, match="Incompatible shape for in-place modification"):
+        x.T.shape = (6,)
+    with pytest.raises(ValueError):
+        x.shape = (4,)
+    with pytest.raises(ValueError):
+        x.shape = (-1, -1)
+    y = x + 1  # a pending result (lazy on OpenCL places) is computed first
+    y.shape = (3, 2)
+    assert_same(y, np.arange(1.0, 7.0).reshape(3, 2))
+
+
 # -- text -------------------------------------------------------------------------------------
 
 

@@ -356,6 +356,7 @@ def test_broadcast_to_is_a_view(any_place):
     x = da.asarray(np.arange(3, dtype=np.int8), device=any_place)
     v = da.broadcast_to(x, (4, 3))
     assert v._alloc is x._alloc and v.strides == (0, 1)
+    assert not v.flags.writeable and not v[1:].flags.writeable  # read-only, as NumPy's
     x[1] = 9
     assert_same(v, np.broadcast_to(np.array([0, 9, 2], np.int8), (4, 3)))
 

@@ -23,6 +23,7 @@ def test_sliding_window_view(place, data) -> None:
     want = sliding_window_view(a, window, axes)
     got = ST.sliding_window_view(x, window, axes)
     assert_same(got, want)
+    assert not got.flags.writeable and ST.sliding_window_view(x, window, axes, writeable=True).flags.writeable
     if want.size:  # kernels read the overlapping views right
         assert_same(got * 2 + 1, want * 2 + 1)
         assert_same(da.sum(got, axis=-1), np.sum(want, axis=-1), rtol=1e-5, atol=1e-5)
@@ -45,3 +46,6 @@ def test_as_strided_and_errors() -> None:
         ST.sliding_window_view(x.reshape(3, 4), 2)
     assert isinstance(np.lib.stride_tricks.sliding_window_view(x, 3), da.DArray)
     assert ST.broadcast_to is da.broadcast_to
+    for ours, theirs in ((ST.as_strided(x, (3,), (8,)), as_strided(a, (3,), (8,))),
+                         (ST.as_strided(x, (3,), (8,), writeable=False), as_strided(a, (3,), (8,), writeable=False))):
+        assert ours.flags.writeable == theirs.flags.writeable
