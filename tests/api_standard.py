@@ -107,7 +107,8 @@ _P = inspect.Parameter
 def _matches(got: Params, want: Params) -> bool:
     """Same positional parameters in order and the same keyword-only ones (in any order), each of
     the standard's kind; darray may add parameters with defaults after them (NumPy-style extras), and
-    may take a keyword-only parameter by position too where NumPy does (``sum(x, 0)``).
+    may take a keyword-only parameter by position too where NumPy does (``sum(x, 0)``), and may name a
+    positional-only parameter as NumPy does and take it by keyword too (``all(a, ...)`` for ``all(x, /)``).
     ``array_api_strict`` leaves a few parameters the standard makes positional-only or keyword-only
     (``isdtype``'s, ``to_device``'s ``stream``) positional-or-keyword: either kind passes there."""
     def split(ps: Params) -> tuple[list[tuple[str, Any, bool]], dict[str, Any]]:
@@ -122,6 +123,8 @@ def _matches(got: Params, want: Params) -> bool:
             n not in wkw and not d for n, k, d in got if k is _P.KEYWORD_ONLY):
         return False
     for (gn, gk, _), (wn, wk, _) in zip(gpos, wpos):
+        if (wk is _P.POSITIONAL_ONLY and gk is _P.POSITIONAL_OR_KEYWORD) or wk is gk is _P.VAR_POSITIONAL:
+            continue  # NumPy's name (``a`` for ``x``, ``*args`` for ``*arrays``): every standard call still works
         if gn != wn and gk is not _P.POSITIONAL_ONLY or not _kind_ok(gk, wk):
             return False
     return all(n in gkw for n in wkw)

@@ -9,7 +9,8 @@ per dtype (one kernel), on the default place and on ``cpu``; the functions compu
 own C helpers run once more inside a fused chain (``fused``: the inputs pending, so the lazy
 graph renders the function inside a larger kernel). Cases the standard leaves to the
 implementation are not listed; where it lets libraries follow Python instead (``floor_divide``
-with an infinite operand), darray follows the standard, as the public Array API test suite checks.
+with an infinite operand: ``inf // 2`` is NaN, ``-2 // inf`` is -1), darray follows NumPy and Python,
+so ``floor_divide`` and ``remainder`` always satisfy ``x == y * (x // y) + x % y`` as NumPy's do.
 """
 from __future__ import annotations
 
@@ -73,8 +74,8 @@ BINARY = {
     "equal": "nan,nan:F nan,1:F +0,-0:T +inf,+inf:T -inf,+inf:F",
     "floor_divide": ("nan,1:nan 1,nan:nan +inf,+inf:nan -inf,-inf:nan +inf,-inf:nan -inf,+inf:nan +0,+0:nan "
                      "-0,-0:nan +0,-0:nan -0,+0:nan +0,2:+0 -0,2:-0 +0,-2:-0 -0,-2:+0 1,+0:+inf 1,-0:-inf "
-                     "-1,+0:-inf -1,-0:+inf +inf,2:+inf +inf,-2:-inf -inf,2:-inf -inf,-2:+inf +inf,0.5:+inf "
-                     "2,+inf:+0 2,-inf:-0 -2,+inf:-0 -2,-inf:+0 7,2:3 -7,-2:3 -7,2:-4 7,-2:-4"),
+                     "-1,+0:-inf -1,-0:+inf +inf,2:nan +inf,-2:nan -inf,2:nan -inf,-2:nan +inf,0.5:nan "
+                     "2,+inf:+0 2,-inf:-1 -2,+inf:-1 -2,-inf:+0 7,2:3 -7,-2:3 -7,2:-4 7,-2:-4"),
     "greater": "nan,1:F 1,nan:F +inf,1:T -0,+0:F",
     "greater_equal": "nan,1:F 1,nan:F -0,+0:T",
     "hypot": "+inf,nan:+inf nan,+inf:+inf -inf,1:+inf nan,1:nan 3,4:5",
