@@ -1,8 +1,9 @@
 """No write is lost, whatever owns the buffer (darray/interop/cl_arrays.py, sched.share, lazy/host.py):
-arrays over pooled blocks, pooled blocks lent to pyopencl, pyopencl buffers darray wraps (whole and at an
-offset) and NumPy memory imported through DLPack see every write through every path (scalar and slice
-assignment, masks, scatters, in-place operators, ``out=``, copyto, fill), below and above the host
-engine's size limit and with the host engine off, read back through darray and through the other owner."""
+arrays over pooled blocks, pooled blocks lent to pyopencl, pyopencl buffers darray wraps (whole, at an
+offset, OpenCL sub-buffers) and NumPy memory imported through DLPack see every write through every path
+(scalar and slice assignment, masks, scatters, in-place operators, ``out=``, copyto, fill), below and
+above the host engine's size limit and with the host engine off, read back through darray and through
+the other owner."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -42,6 +43,12 @@ class Owner:
             self.c = cla.to_device(queue, np.concatenate([np.full(3, -9, np.float32), base]))
             self.x = da.from_pyopencl(self.c[3:])
             self.other = lambda: self.c.get()[3:]
+        elif kind == "sub_buffer":  # an OpenCL sub-buffer 128 bytes into a larger buffer
+            pad = np.full(32, -9, np.float32)
+            self.c = cla.to_device(queue, np.concatenate([pad, base, pad]))
+            sub = self.c.base_data.get_sub_region(128, 4 * n)
+            self.x = da.from_pyopencl(cla.Array(queue, (n,), np.float32, data=sub))
+            self.other = lambda: self.c.get()[32:32 + n]
         else:  # "dlpack": NumPy memory imported onto the cpu place, shared
             self.host = base.copy()
             self.x = da.from_dlpack(self.host, device="cpu")
@@ -84,7 +91,7 @@ WRITES: dict[str, Callable[[Any, Any], None]] = {
     "fill": lambda x, xp: x.fill(4.0),
 }
 
-KINDS = ["pooled", "lent", "wrapped", "wrapped_offset", "dlpack"]
+KINDS = ["pooled", "lent", "wrapped", "wrapped_offset", "sub_buffer", "dlpack"]
 
 
 @pytest.mark.parametrize("engine", ["on", "off"])
