@@ -409,9 +409,11 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     n = targets[0].dim.size
     one = len(nodes) == 1  # the common case, without the comprehensions (a call each in Python 3.11)
     size = nodes[0].size if one else sum([x.size for x in nodes])
-    if n == 0 or (n * size > LIMIT and n * _pending(nodes) > LIMIT) \
-            or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])) \
-            or _host_pool(place) is None or capturing() is not None:
+    # the cheap refusals first (no host pool, a trace, too many elements whatever the count of
+    # pending nodes, which is at least 1): the walks below are for graphs the engine may take
+    if n == 0 or n > LIMIT or _host_pool(place) is None or capturing() is not None \
+            or (n * size > LIMIT and n * _pending(nodes) > LIMIT) \
+            or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])):
         return False
     if size == 1 and nodes[0].op != "cast":
         if not _addressable((*nodes[0].args, targets[0])):
