@@ -22,6 +22,13 @@ def _both(base: np.ndarray, view: View, place: object) -> tuple[np.ndarray, da.D
     return view(base.copy()), view(da.asarray(base, device=place))
 
 
+def _read_only(data: Any, dtype: Any, place: object) -> tuple[np.ndarray, da.DArray]:
+    """A drawn view of at least one dimension, made read-only, in NumPy and in darray."""
+    a, x = _both(*data.draw(viewed(dtype, min_dims=1)), place)
+    a.flags.writeable = x.flags.writeable = False
+    return a, x
+
+
 @pytest.mark.parametrize("place", PLACES)
 @given(data=st.data(), dtype=st.sampled_from(DTYPES))
 def test_flags_base_and_views(place, data, dtype) -> None:
@@ -204,9 +211,7 @@ def _writes(x: Any, sized: bool) -> dict[str, Callable[[Any], Any]]:
 @pytest.mark.parametrize("place", PLACES)
 @given(data=st.data(), dtype=st.sampled_from(RO_DTYPES))
 def test_read_only_rejects_every_write(place, data, dtype) -> None:
-    base, view = data.draw(viewed(dtype, min_dims=1))
-    a, x = _both(base, view, place)
-    a.flags.writeable = x.flags.writeable = False
+    a, x = _read_only(data, dtype, place)
     before = x.get()
     want, got = _writes(a, a.size > 0), _writes(x, a.size > 0)
     for name, write in want.items():
@@ -221,9 +226,7 @@ def test_read_only_rejects_every_write(place, data, dtype) -> None:
 @pytest.mark.parametrize("place", PLACES)
 @given(data=st.data(), dtype=st.sampled_from(RO_DTYPES))
 def test_read_only_views_and_writeable_copies(place, data, dtype) -> None:
-    base, view = data.draw(viewed(dtype, min_dims=1))
-    a, x = _both(base, view, place)
-    a.flags.writeable = x.flags.writeable = False
+    a, x = _read_only(data, dtype, place)
     derived: list[Callable[[Any, Any], Any]] = [
         lambda xp, v: v.T, lambda xp, v: v[..., ::-1], lambda xp, v: v[...], lambda xp, v: v.reshape(-1),
         lambda xp, v: v.view(v.dtype), lambda xp, v: v.real, lambda xp, v: xp.expand_dims(v, 0),
@@ -236,7 +239,7 @@ def test_read_only_views_and_writeable_copies(place, data, dtype) -> None:
         assert got.flags.writeable == want.flags.writeable
         if got.flags.writeable:  # a copy: writing it leaves x alone
             got[...] = 0
-    assert_same(x, view(base))
+    assert_same(x, a)  # (a: NumPy's read-only copy of the drawn values)
 
 
 @pytest.mark.parametrize("place", PLACES)
