@@ -198,7 +198,41 @@ def _assign_cpu(target: DArray, value: Any) -> None:
 
 @register("convert.assign", "cl")
 def _assign_cl(target: DArray, value: Any) -> None:
-    write(target, _value_term(value, target._dtype, target.shape, cast(CLPlace, target._place), target))
+    if not assign_now(target, ..., target._dim.size, value):
+        write(target, _value_term(value, target._dtype, target.shape, cast(CLPlace, target._place), target))
+
+
+_SCALARS = (float, int, bool, complex)
+
+
+def assign_now(x: DArray, key: Any, n: int, value: Any) -> bool:
+    """``x[key] = value`` for a basic ``key`` selecting ``n`` elements, by the host engine as it is
+    called where it may write ``x`` (``host.view``) and ``n`` is at most ``host.LIMIT``: a scalar,
+    or a settled array whose cast NumPy makes as the kernels do (NumPy's broadcasting). True when
+    done; False (nothing done) where the kernels take it."""
+    if not n or n > host.LIMIT or x._readonly:
+        return False
+    dtype = x._dtype
+    if type(value) is DArray:
+        src = host.view(value)
+        if src is None or not host.exact_copy(value._dtype, dtype):
+            return False
+    elif type(value) in _SCALARS or isinstance(value, np.generic):
+        src = scalar_value(value, dtype)
+    else:
+        return False
+    lazy.before_write(x._alloc)  # pending graphs reading the old values run first
+    dst = host.view(x, write=True)
+    if dst is None:
+        return False
+    try:
+        if type(src) is np.ndarray and src.dtype != dtype:
+            host.quietly(dst.__setitem__, key, src)
+        else:
+            dst[key] = src
+    except ValueError as err:  # shapes that do not broadcast
+        raise ValueError(f"darray setitem: {err}") from None
+    return True
 
 
 def _reads_overlapping(term: graph.Term, target: DArray) -> bool:

@@ -20,6 +20,7 @@ from ._array import DArray
 from ._convert import assign, astype, host_view, to_numpy, to_place
 from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
+from .lazy import host
 from .ops import elementwise as E
 from .ops import indexing, manipulation
 from .ops.linalg import matmul
@@ -185,7 +186,8 @@ def _item(self: DArray) -> Any:
     """The single element as a Python scalar."""
     if self.size != 1:
         raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size {self.size}")
-    return to_numpy(self).item()
+    v = host.view(self)  # the host engine reads it where it may, else a copy out
+    return (v if v is not None else to_numpy(self)).item()
 
 
 def _tolist(self: DArray) -> Any:

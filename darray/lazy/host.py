@@ -29,7 +29,7 @@ import pyopencl as cl
 
 from .. import sched
 from .._array import DArray
-from ..alloc import pool
+from ..alloc import Allocation, pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched import capturing
@@ -92,6 +92,32 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     if block is not None:  # for the block's next owner: a loop makes the same views again
         block.view = c
     return v
+
+
+def view(x: DArray, write: bool = False) -> np.ndarray | None:
+    """The engine's one question of an array: NumPy's view of ``x``'s memory where the engine may
+    read it now (``write``: also write it), else None. Yes for a materialised array in host memory
+    of an OpenCL device (not a buffer darray wraps), nothing pending that the access would wait for,
+    the engine on (``LIMIT``), no ``da.jit`` trace and no profile recording (it lists host runs).
+    Sizes are the caller's to weigh; a writer runs the pending graphs reading ``x`` first."""
+    if x._node is not None or _active or LIMIT <= 0:
+        return None
+    a = x._alloc
+    if type(a) is not Allocation or a.host is None:
+        return None
+    w = a.write
+    if w is not None and w[1] > w[0].done:
+        return None
+    if write:
+        for e in a.reads.values():
+            if e[1] > e[0].done:
+                return None
+    if capturing() is not None:
+        return None
+    c = a.view
+    if c is not None and c[0] is x._dim and c[1] is x._dtype:
+        return c[2]
+    return _memory(a, x._dim, x._dtype)
 
 
 def _inputs(nodes: Sequence[Node]) -> list[Input]:
@@ -243,6 +269,16 @@ def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
     return True
 
 
+def exact_copy(src: np.dtype, dst: np.dtype) -> bool:
+    """Whether NumPy's copy of ``src`` values into ``dst`` gives the kernels' bits (same dtype: always)."""
+    return src == dst or exact(_COPY, (src,), (dst,), dst)
+
+
+def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` with NumPy's floating-point warnings off (see :func:`_quiet_run`)."""
+    return _quiet_run()(fn, *args, **kwargs)
+
+
 def _copyto(dst: np.ndarray, src: Any) -> None:
     np.copyto(dst, src, casting="unsafe")
 
@@ -342,7 +378,7 @@ def put(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray
 
 
 def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
-        place: CLPlace) -> DArray | None:
+        place: CLPlace, into: DArray | None = None) -> DArray | None:
     """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
     called, into a new array of ``out``: for an op exact on the host (the caller's to check) over
     materialised arrays nothing is pending on, of at most ``min(LIMIT, NOW_MAX)`` elements on a
@@ -350,7 +386,8 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
     Else None: the op is recorded. It costs less than recording the op and evaluating a graph of
     one node, and about what a chain of such ops costs as one graph. No lock is taken: a command
     another thread enqueues on the same arrays meanwhile races with it, as two threads writing
-    one NumPy array do."""
+    one NumPy array do. ``into``: a settled array of ``shape`` to compute into instead (an in-place
+    operator; the caller checked its casting and ran the graphs reading it), where it may be written."""
     dim = Dim.trusted(shape)
     n = dim.size
     p = _host_pool(place)
@@ -375,16 +412,23 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
-    made = _fresh(place, dim, out, p)
-    if made is None or not n:
-        return made
-    c = made._alloc.view
-    view = c[2] if c is not None and c[0] is dim and c[1] is out else _memory(made._alloc, dim, out)
-    run = _quiet_run()
-    if op in _GENERAL:
-        run(_into, view, ref(op), vals)
+    if into is None:
+        made = _fresh(place, dim, out, p)
+        if made is None or not n:
+            return made
+        c = made._alloc.view
+        target = c[2] if c is not None and c[0] is dim and c[1] is out else _memory(made._alloc, dim, out)
     else:
-        run(ref(op), *vals, out=view)
+        made, target = into, view(into, write=True)
+        if target is None:
+            return None
+        if not n:
+            return made
+    run = _quiet_run()
+    if op in _GENERAL or target.dtype != out:
+        run(_into, target, ref(op), vals)
+    else:
+        run(ref(op), *vals, out=target)
     return made
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import lazy
 from .._array import DArray, read_only
 from .._convert import assign, from_numpy, write
 from .._typing import ArrayLike
@@ -258,23 +259,51 @@ def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], p
         raise TypeError(f"darray {name}: out must be a DArray, got {type(out).__name__}")
     if out._readonly:
         read_only(name, "output array")
-    if shape != out.shape:
+    if shape != out._dim.shape:
         raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
                          f"the broadcast shape {shape}")
-    if not _dt.can_cast(dtype, out.dtype, casting="same_kind"):
+    if dtype is not out._dtype and not _dt.can_cast(dtype, out._dtype, casting="same_kind"):
         raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
                         "'same_kind' (output operand)")
-    if out.place != place:
+    if out._place is not place and out._place != place:
         raise ValueError(f"darray {name}: the output is on {out.place}, the arguments on {place}")
 
 
 def into(out: DArray, name: str, *args: Any) -> DArray:
     """``name(*args)`` computed into ``out`` (one fused kernel on OpenCL places); returns ``out``.
     Pending graphs reading ``out`` see its old values."""
+    if _into_now(out, name, args):
+        return out
     value, dtype, shape, place = build(name, *args)
     check_out(name, out, dtype, shape, place)
     write(out, value)
     return out
+
+
+def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
+    """:func:`into` by the host engine as it is called (``host.now``): arrays of ``out``'s place and
+    Python scalars, an op and casts NumPy computes with the kernels' bits. True when done."""
+    if type(out) is not DArray or out._node is not None:
+        return False
+    place = out._place
+    for a in args:
+        if type(a) is DArray:
+            if a._place is not place:
+                return False
+        elif type(a) not in D.PY_SCALARS:
+            return False
+    if not isinstance(place, CLPlace):
+        return False
+    op = TABLE[name]
+    if len(args) != op.arity:
+        return False
+    ins, res, exact, _, checks = _plan("elementwise", op, args, place)
+    if not exact or checks or not host.exact_copy(res, out._dtype):
+        return False
+    shape = D.shape_of(name, args)
+    check_out(name, out, res, shape, place)
+    lazy.before_write(out._alloc)  # pending graphs reading the old values run first
+    return host.now(name, args, ins, res, shape, place, into=out) is not None
 
 
 def _make(op: Op) -> Callable[..., DArray]:

@@ -35,6 +35,7 @@ from .._convert import (
     _value_term,
     asarray,
     assign,
+    assign_now,
     astype,
     empty,
     from_numpy,
@@ -409,9 +410,18 @@ def _gather_host(view: DArray, advanced: list[_Advanced]) -> DArray:
         _raise_bad(view, indices)
 
 
+def _element_key(shape: tuple[int, ...], key: Any) -> bool:
+    """Whether ``key`` is an int per axis (the commonest key of a loop: NumPy reads it as darray does)."""
+    if type(key) is int:
+        return len(shape) == 1
+    return type(key) is tuple and len(key) == len(shape) and all([type(k) is int for k in key])
+
+
 def setitem(x: DArray, key: Any, value: Any, /) -> None:
     """``x[key] = value``: through the view for a basic key (``_convert.assign``), else a
     scatter (NumPy's casting and broadcasting either way)."""
+    if _element_key(x._dim.shape, key) and assign_now(x, key, 1, value):  # an element, by the host engine
+        return
     found = _advanced_view(x, key)
     if found is None:
         assign(x, x._dim.getitem(key), value)
