@@ -212,6 +212,19 @@ _TRUSTED: dict[tuple[int, ...], Dim] = {}  # shape -> its C-contiguous Dim (Dim.
 _ELEMENTS: dict[int, Dim] = {}  # offset -> the 0-d Dim of the element there (``_element``)
 
 
+def _checked(shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Dim:
+    """The Dim of ``shape``, ``strides`` and ``offset`` that view math computed from a valid Dim
+    (ints, as many strides as axes, rank checked): made without ``__post_init__``'s validation."""
+    if len(shape) > MAX_RANK:
+        return Dim(shape, strides, offset)  # (raises: the rank limit)
+    d = object.__new__(Dim)
+    object.__setattr__(d, "shape", shape)
+    object.__setattr__(d, "strides", strides)
+    object.__setattr__(d, "offset", offset)
+    object.__setattr__(d, "size", _prod(shape))
+    return d
+
+
 def _element(offset: int) -> Dim:
     """The 0-d Dim of the element at ``offset`` (kept: Dims are immutable, and loops read the same
     elements again)."""
@@ -492,4 +505,4 @@ class Dim:
                 d += 1
         shape.extend(self.shape[d:])
         strides.extend(self.strides[d:])
-        return Dim(tuple(shape), tuple(strides), offset)
+        return _checked(tuple(shape), tuple(strides), offset)

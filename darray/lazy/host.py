@@ -364,6 +364,14 @@ def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray |
     return DArray(alloc, dim, dtype, place)
 
 
+def fresh(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype) -> tuple[DArray, np.ndarray] | None:
+    """A new C-contiguous array for the engine to compute into and its memory as a NumPy array,
+    from a pooled block nothing is pending on; None where the block is not free yet."""
+    dim = Dim.trusted(shape)
+    made = _fresh(place, dim, dtype)
+    return None if made is None else (made, _memory(made._alloc, dim, dtype))
+
+
 def put(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray | None:
     """A new array of ``dim`` (C-contiguous) and ``dtype`` holding ``values`` (broadcast to it: a
     0-d array fills), copied in by NumPy at once: where :func:`usable` admits ``dim``'s size, into

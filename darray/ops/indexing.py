@@ -391,6 +391,10 @@ def _gather_host(view: DArray, advanced: list[_Advanced]) -> DArray:
     """``view`` indexed by ``advanced`` through NumPy on a host-backed device: no kernel and no flag
     read back; an index out of bounds raises darray's IndexError."""
     place = cast(CLPlace, view._place)
+    if len(advanced) == 1 and not advanced[0].is_mask and type(advanced[0].index) is DArray:
+        done = _take_now(view, advanced[0], place)  # one index array: NumPy's take, at once
+        if done is not None:
+            return done
     arrays = [a.index for a in advanced if isinstance(a.index, DArray)]
 
     def select(v: np.ndarray, *dev: np.ndarray) -> np.ndarray:
@@ -415,6 +419,26 @@ def _element_key(shape: tuple[int, ...], key: Any) -> bool:
     if type(key) is int:
         return len(shape) == 1
     return type(key) is tuple and len(key) == len(shape) and all([type(k) is int for k in key])
+
+
+def _take_now(view: DArray, entry: _Advanced, place: CLPlace) -> DArray | None:
+    """``view`` indexed along ``entry.axis`` by the integer DArray ``entry.index`` through NumPy's
+    ``take`` into a new array, where the host engine may read both (``host.view``); else None."""
+    index = entry.index
+    vv = host.view(view)
+    vi = host.view(index) if vv is not None and index._dtype.kind in "iu" else None
+    if vi is None:
+        return None
+    axis = entry.axis
+    shape = view._dim.shape
+    made = host.fresh(place, shape[:axis] + index._dim.shape + shape[axis + 1:], view._dtype)
+    if made is None:
+        return None
+    try:
+        np.take(vv, vi, axis=axis, out=made[1])
+    except IndexError:
+        _raise_bad(view, _integer_indices(view, [entry]))
+    return made[0]
 
 
 def setitem(x: DArray, key: Any, value: Any, /) -> None:

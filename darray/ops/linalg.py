@@ -19,6 +19,7 @@ from .. import dtypes as _dt
 from .._array import READ_ONLY, DArray
 from .._convert import asarray, empty, from_numpy
 from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
+from ..lazy import host
 from ..place import CLPlace
 from . import _dispatch as D
 from . import _gemm
@@ -88,6 +89,9 @@ def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mk
     dtype = D.device_dtype(dtype, place)
     m, k, n = mkn
     full = batch + (m, n)
+    done = _matmul_now(a, b, dtype, math.prod(full) * k, shape)
+    if done is not None:
+        return done
     if math.prod(full) == 0 or k == 0:
         from .creation import zeros
 
@@ -105,6 +109,20 @@ def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mk
     else:
         _gemm.run_kernel(_matrix(a, a_dim), _matrix(b, b_dim), out)
     return (out if compute == dtype else out.astype(dtype)).reshape(shape)
+
+
+def _matmul_now(a: DArray, b: DArray, dtype: np.dtype, macs: int, shape: tuple[int, ...]) -> DArray | None:
+    """``a @ b`` by NumPy as it is called where the host engine may read both (``host.view``) and
+    the product is one it takes (``_gemm.choose``): into a new array, no Dims, no plan."""
+    va = host.view(a)
+    vb = host.view(b) if va is not None else None
+    if vb is None or not macs or _gemm.choose(cast(CLPlace, a._place), dtype, macs) != "host":
+        return None
+    made = host.fresh(cast(CLPlace, a._place), shape, dtype)
+    if made is None:
+        return None
+    host.quietly(np.matmul, va, vb, out=made[1])
+    return made[0]
 
 
 # -- built on matmul ------------------------------------------------------------------------
