@@ -6,12 +6,13 @@ scheduler from what it reads and writes.
 """
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _exclusions, _methods, alloc, dtypes, emath, interop, lazy, lib, place, random, sched, sparse
-from . import fft as fft  # the Array API extensions (_EXTENSIONS)
+from . import _exclusions, _methods, alloc, dtypes, emath, interop, lazy, lib, place, sched
 from . import linalg as linalg
 from ._array import DArray
 from ._host_api import *  # noqa: F403
@@ -19,7 +20,6 @@ from ._host_api import __all__ as _host_api_all
 from ._namespace import __array_api_version__, __array_namespace_info__, astype, e, inf, nan, newaxis, pi
 from ._ndarray import FlatIter as flatiter
 from ._ndarray import ndarray as _ndarray_class
-from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from .dim import MAX_RANK
 from .dtypes import (  # NumPy's names (dtypes.NUMPY_NAMES)
     bool_,
@@ -151,12 +151,28 @@ def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
     lazy.evaluate(*arrays)
     return arrays[0] if len(arrays) == 1 else arrays
 
+# families loaded on first use (``import darray`` does no work a first op does not need): name -> its module
+_ON_USE = {"random": "random", "sparse": "sparse", "fft": "fft", "ElementwiseKernel": "custom",
+           "ReductionKernel": "custom", "RawKernel": "custom", "RawModule": "custom"}
+if TYPE_CHECKING:
+    from . import fft as fft
+    from . import random as random
+    from . import sparse as sparse
+    from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
+
+
 def __getattr__(name: str) -> object:
-    """``darray.<name>`` for a name darray lacks: an AttributeError saying why (``_exclusions``)."""
-    raise _exclusions.missing(name)
-
-
-random.__getattr__ = _exclusions.lookup("random")  # type: ignore[method-assign]  # darray.random's absent names
+    """``darray.<name>``: a family loaded on first use (``_ON_USE``), else, for a name darray lacks,
+    an AttributeError saying why (``_exclusions``)."""
+    home = _ON_USE.get(name)
+    if home is None:
+        raise _exclusions.missing(name)
+    module = importlib.import_module(f".{home}", __name__)
+    if home == name and not hasattr(module, "__getattr__"):  # a namespace: its absent names say why too
+        module.__getattr__ = _exclusions.lookup(name)  # type: ignore[method-assign]
+    value = module if home == name else getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 __version__ = "0.1.0"

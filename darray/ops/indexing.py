@@ -427,7 +427,7 @@ def _take_now(view: DArray, entry: _Advanced, place: CLPlace) -> DArray | None:
     index = entry.index
     vv = host.view(view)
     vi = host.view(index) if vv is not None and index._dtype.kind in "iu" else None
-    if vi is None:
+    if vv is None or vi is None:
         return None
     axis = entry.axis
     shape = view._dim.shape

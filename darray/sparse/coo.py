@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .. import jit
 from .._array import DArray
 from .._convert import asarray, astype
+from ..jit import register
 from ..ops import reduction as R
 from ..ops.indexing import nonzero
 from ..ops.manipulation import concat
@@ -145,5 +145,5 @@ class coo_matrix(SparseMatrix):
 
 
 FORMATS["coo"] = coo_matrix
-jit.register(coo_matrix, lambda m: ((m.data, m.row, m.col), (m.shape, m.has_canonical_format)),
+register(coo_matrix, lambda m: ((m.data, m.row, m.col), (m.shape, m.has_canonical_format)),
              lambda aux, arrays: coo_matrix.trusted(*arrays, *aux))  # da.jit takes and returns COO matrices

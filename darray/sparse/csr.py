@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .. import jit
 from .._array import DArray
 from .._convert import asarray, astype
+from ..jit import register
 from ..ops import reduction as R
 from ..ops.indexing import nonzero
 from ..ops.manipulation import broadcast_to, concat
@@ -228,4 +228,4 @@ def _unflatten(aux: Any, arrays: tuple[DArray, ...]) -> csr_matrix:
     return out
 
 
-jit.register(csr_matrix, _flatten, _unflatten)  # da.jit takes and returns CSR matrices
+register(csr_matrix, _flatten, _unflatten)  # da.jit takes and returns CSR matrices
