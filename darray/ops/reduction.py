@@ -121,6 +121,11 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
         return full(shape, fill, dtype=out_dt, device=x.place)
     place = cast(CLPlace, x.place)
     if _exact(op, x.dtype) and (x._node is None or x._node.host) and host.usable(place, x.size):
+        v = host.view(x)
+        made = host.fresh(place, shape, out_dt) if v is not None else None
+        if made is not None:  # settled: NumPy on its memory as it is called
+            made[1][...] = host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v)
+            return made[0]
         return from_numpy(np.asarray(host.call(op, partial(_on_host, op, axis, axes, out_dt, keepdims), place,
                                                [input_term(x)]), out_dt), place)
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
