@@ -77,31 +77,42 @@ def _unified(place: CLPlace) -> bool:
     return runtime(place).info.host_unified_memory
 
 
-class _Mapped:
-    """``with _Mapped(alloc, place, start, nbytes) as host:`` maps ``nbytes`` of ``alloc`` from
-    byte ``start`` for reading, as a uint8 array, through the scheduler; unmapped on exit."""
+_FLAGS = {"read": cl.map_flags.READ, "write": cl.map_flags.WRITE_INVALIDATE_REGION,
+          "update": cl.map_flags.READ | cl.map_flags.WRITE}
 
-    __slots__ = ("alloc", "place", "start", "nbytes", "stream", "host")
 
-    def __init__(self, alloc: Allocation, place: CLPlace, start: int, nbytes: int) -> None:
-        self.alloc, self.place, self.start, self.nbytes = alloc, place, start, nbytes
-        self.stream = sched.transfer_stream(place)
+class Mapped:
+    """``with Mapped(alloc, place, start, nbytes) as host:`` maps ``nbytes`` of ``alloc`` from byte
+    ``start`` as a uint8 array through the scheduler (the map waits for what it depends on; the unmap
+    on exit orders later commands after the host's use). ``access``: "read", "write" (the old contents
+    are not kept) or "update"; ``stream``: default the place's transfer stream. The one way darray
+    maps a buffer (device-to-host copies, NumPy over buffers without host memory of their own)."""
+
+    __slots__ = ("alloc", "place", "start", "nbytes", "access", "stream", "host")
+
+    def __init__(self, alloc: Allocation, place: CLPlace, start: int, nbytes: int, access: str = "read",
+                 stream: sched.Stream | None = None) -> None:
+        self.alloc, self.place, self.start, self.nbytes, self.access = alloc, place, start, nbytes, access
+        self.stream = sched.transfer_stream(place) if stream is None else stream
         self.host: np.ndarray | None = None
 
+    def _rw(self) -> dict[str, list[Allocation]]:
+        return {"reads": [self.alloc]} if self.access == "read" else {"writes": [self.alloc]}
+
     def __enter__(self) -> np.ndarray:
-        alloc, buffer = self.alloc, self.alloc.buffer
+        alloc, buffer, flags = self.alloc, self.alloc.buffer, _FLAGS[self.access]
         assert buffer is not None  # a mapped span is never empty
 
         def enqueue(q: cl.CommandQueue, wf: list[cl.Event] | None) -> cl.Event:
-            mapped = cl.enqueue_map_buffer(q, buffer, cl.map_flags.READ, alloc.offset + self.start, (self.nbytes,),
-                                           _BYTES, wait_for=wf, is_blocking=False)
+            mapped = cl.enqueue_map_buffer(q, buffer, cast(cl.map_flags, flags), alloc.offset + self.start,
+                                           (self.nbytes,), _BYTES, wait_for=wf, is_blocking=False)
             # pyopencl's stub says it returns the array; it returns (array, event)
             self.host, ev = cast("tuple[np.ndarray, cl.Event]", mapped)
             return ev
 
-        entry = sched.launch("device_to_host", enqueue, place=self.place, reads=[alloc], stream=self.stream,
-                             nbytes=self.nbytes)
-        sched.wait(entry, "device_to_host")
+        name = "device_to_host" if self.access == "read" else "map"
+        entry = sched.launch(name, enqueue, place=self.place, stream=self.stream, nbytes=self.nbytes, **self._rw())
+        sched.wait(entry, name)
         assert self.host is not None  # set by enqueue
         return self.host
 
@@ -109,8 +120,8 @@ class _Mapped:
         assert self.host is not None  # set by __enter__
         mapping = cast(cl.MemoryMap, self.host.base)  # a mapped array is a view of its MemoryMap
         self.host = None
-        sched.launch("unmap", lambda q, wf: mapping.release(q, wait_for=wf), place=self.place, reads=[self.alloc],
-                     stream=self.stream, nbytes=self.nbytes)
+        sched.launch("unmap", lambda q, wf: mapping.release(q, wait_for=wf), place=self.place, stream=self.stream,
+                     nbytes=self.nbytes, **self._rw())
 
 
 def _in_host(alloc: Allocation, place: CLPlace, fn: Callable[[], None], *, write: bool) -> None:
@@ -254,7 +265,7 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
         _in_host(alloc, place, lambda: host_copy(dst, src), write=False)
         return dst
     if (nbytes >= MAP_MIN or sparse) and _unified(place):
-        with _Mapped(alloc, place, lo * item, (hi - lo) * item) as raw:
+        with Mapped(alloc, place, lo * item, (hi - lo) * item) as raw:
             if out is None:
                 out = (aligned_empty(nbytes, raw.ctypes.data).view(dtype).reshape(dim.shape) if contiguous
                        else np.empty(dim.shape, dtype))

@@ -21,14 +21,15 @@ import contextvars
 import os
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from functools import partial
 from typing import Any, Protocol, cast
 
 import numpy as np
-import pyopencl as cl
 
 from .. import sched
 from .._array import DArray
+from .._transfer import Mapped
 from ..alloc import Allocation, pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
@@ -46,8 +47,6 @@ class HostOp(Protocol):
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
-_BYTES = np.dtype(np.uint8)
-_READ_WRITE = cast(cl.map_flags, cl.map_flags.READ | cl.map_flags.WRITE)
 NOW_MAX = 16384  # elements an op run at once may have: above it a chain is faster as one fused kernel (measured)
 
 
@@ -213,32 +212,23 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
 def _mapped(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
             writes: Sequence[Input]) -> Any:
     """:func:`call` where an allocation has no host memory of its own (a pyopencl buffer darray
-    wraps): each such buffer is mapped while ``fn`` runs, through ``sched.run_host``."""
+    wraps): each such buffer is mapped (``_transfer.Mapped``, after its writers) while ``fn`` runs
+    through ``sched.run_host`` over the others."""
     box: list[Any] = []
-    terms = (*writes, *reads)
-
-    def compute() -> None:
-        queue = sched.current_stream(place).queue
-        maps: list[np.ndarray] = []
+    own: list[list[Any]] = [[], []]  # the allocations with host memory read, written
+    with ExitStack() as maps:
         views = []
-        try:
-            for k, t in enumerate(terms):
-                a = t.alloc
-                if a.host is not None or a.buffer is None:
-                    views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
-                    continue
-                flags = _READ_WRITE if k < len(writes) else cl.map_flags.READ
-                mem = cl.enqueue_map_buffer(queue, a.buffer, flags, 0, (a.nbytes,), _BYTES, is_blocking=True)[0]
-                maps.append(mem)
-                item = t.dtype.itemsize
-                views.append(np.ndarray(t.dim.shape, t.dtype, buffer=mem, offset=a.offset + t.dim.offset * item,
-                                        strides=tuple([s * item for s in t.dim.strides])))
-            box.append(fn(*views))
-        finally:
-            for mem in maps:
-                cast(cl.MemoryMap, mem.base).release(queue).wait()
-
-    sched.run_host(name, compute, place=place, reads=[t.alloc for t in reads], writes=[t.alloc for t in writes])
+        for k, t in enumerate((*writes, *reads)):
+            a, item = t.alloc, t.dtype.itemsize
+            if a.host is not None or a.buffer is None:
+                views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
+                own[k < len(writes)].append(a)
+                continue
+            mem = maps.enter_context(Mapped(a, place, 0, a.nbytes, "update" if k < len(writes) else "read",
+                                            sched.current_stream(place)))
+            views.append(np.ndarray(t.dim.shape, t.dtype, buffer=mem, offset=t.dim.offset * item,
+                                    strides=tuple([s * item for s in t.dim.strides])))
+        sched.run_host(name, lambda: box.append(fn(*views)), place=place, reads=own[0], writes=own[1])
     return box[0]
 
 

@@ -5,32 +5,27 @@ work-groups through ``sched.launch``. :func:`launch` serves kernels whose work-i
 a run of elements (``n`` and ``ch`` as their last two arguments; ``ch`` from the device's
 kernel form), so they follow the same per-device decisions (``DeviceInfo``) as the generated
 kernels. :func:`on_host` runs a NumPy function on arrays of a device whose memory is host
-memory: their bytes are mapped (zero copy) and unmapped through the scheduler, so the call
-waits for their writers and later work waits for the unmaps.
+memory: through the host engine's views on host-backed devices, else their bytes mapped
+(zero copy) and unmapped through the scheduler, so the call waits for their writers and
+later work waits for the unmaps.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from functools import cache
 from importlib import resources
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 import numpy as np
 import pyopencl as cl
 
 from .. import sched
 from .._array import DArray
-from ..lazy import execute
+from .._transfer import Mapped
+from ..lazy import execute, host
+from ..lazy.graph import Input
 from ..place import CLPlace, runtime
-
-_BYTES = np.dtype(np.uint8)  # the dtype of a mapped buffer's bytes
-
-
-class _Access(TypedDict, total=False):
-    """The ``reads=`` or ``writes=`` of a launch."""
-
-    reads: list[Any]
-    writes: list[Any]
 
 
 @cache
@@ -70,45 +65,6 @@ def launch(entry: str, place: CLPlace, file: str, options: str, n: int, args: li
         nbytes=nbytes)
 
 
-class Mapped:
-    """One operand's bytes mapped into host memory through the scheduler."""
-
-    def __init__(self, x: DArray, write: bool) -> None:
-        self.alloc = x._data()
-        self.dim, self.dtype, self.write = x._dim, x.dtype, write
-        lo, hi = self.dim.span()
-        item = self.dtype.itemsize
-        self.lo, self.nbytes = lo * item, (hi - lo) * item
-        self.array: np.ndarray | None = None
-        self.entry: Any = None
-
-    def map(self, place: CLPlace) -> None:
-        flags = cl.map_flags.WRITE_INVALIDATE_REGION if self.write else cl.map_flags.READ
-
-        def enqueue(queue: cl.CommandQueue, wait_for: Any) -> cl.Event:
-            ary, ev = cl.enqueue_map_buffer(queue, self.alloc.buffer, flags, self.alloc.offset + self.lo,
-                                            (self.nbytes,), _BYTES, wait_for=wait_for, is_blocking=False)
-            self.array = ary
-            return ev
-
-        self.entry = sched.launch("map", enqueue, place=place, **self._rw(), nbytes=self.nbytes)
-
-    def view(self) -> np.ndarray:
-        item = self.dtype.itemsize
-        return np.ndarray(self.dim.shape, self.dtype, buffer=self.array, offset=self.dim.offset * item - self.lo,
-                          strides=tuple(s * item for s in self.dim.strides))
-
-    def unmap(self, place: CLPlace) -> None:
-        ary, self.array = self.array, None
-        if ary is not None:
-            mapping = cast(cl.MemoryMap, ary.base)  # a mapped array's base is its mapping
-            sched.launch("unmap", lambda queue, wait_for: mapping.release(queue, wait_for=wait_for),
-                         place=place, **self._rw())
-
-    def _rw(self) -> _Access:
-        return {"writes": [self.alloc]} if self.write else {"reads": [self.alloc]}
-
-
 def host_memory(place: CLPlace) -> bool:
     """True when the device's memory is host memory (mapping its buffers copies nothing); False
     while ``da.jit`` captures, so ops take their kernel paths (a host path cannot be replayed)."""
@@ -119,16 +75,25 @@ def host_memory(place: CLPlace) -> bool:
 
 
 def on_host(name: str, reads: Sequence[DArray], writes: Sequence[DArray], fn: Callable[..., None]) -> None:
-    """``fn(*read_views, *write_views)`` on NumPy views of the mapped arrays (none empty; the
-    written ones fresh, their old contents are not kept)."""
+    """``fn(*read_views, *write_views)`` on NumPy views of the arrays' memory (none empty; the written
+    ones fresh, their old contents are not kept): through the host engine's views on host-backed
+    devices (``lazy.host.call``), else mapped (``_transfer.Mapped``: zero copy on host-memory devices)."""
     place = cast(CLPlace, writes[0].place)  # the host form of an OpenCL op
-    maps = [Mapped(x, False) for x in reads] + [Mapped(x, True) for x in writes]
-    try:
-        for mp in maps:
-            mp.map(place)
-        for mp in maps:
-            sched.wait(mp.entry, f"{name} host map")
-        fn(*[mp.view() for mp in maps])
-    finally:
-        for mp in maps:
-            mp.unmap(place)
+    if all([x._data().host is not None for x in (*reads, *writes)]):
+        nw = len(writes)
+        host.call(name, lambda *v: fn(*v[nw:], *v[:nw]), place, [_term(x) for x in reads], [_term(x) for x in writes])
+        return
+    stream = sched.current_stream(place)
+    with ExitStack() as maps:
+        views = []
+        for x, access in [(x, "read") for x in reads] + [(x, "write") for x in writes]:
+            lo, hi = x._dim.span()
+            item = x.dtype.itemsize
+            raw = maps.enter_context(Mapped(x._data(), place, lo * item, (hi - lo) * item, access, stream))
+            views.append(np.ndarray(x._dim.shape, x.dtype, buffer=raw, offset=(x._dim.offset - lo) * item,
+                                    strides=tuple([s * item for s in x._dim.strides])))
+        fn(*views)
+
+
+def _term(x: DArray) -> Input:
+    return Input(x._data(), x._dim, x._dtype)
