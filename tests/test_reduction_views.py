@@ -19,7 +19,6 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -233,38 +232,3 @@ def test_unit_stride_rows_fold_as_the_strided_walk(shape, index, axis, cl_place)
         want = fn(h[index].astype(np.float64))
         for got in (np.asarray(fn(unit).get()), np.asarray(fn(spaced).get())):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(h).sum())
-
-
-EXACT = [("max", np.float64), ("min", np.float32), ("argmax", np.float64), ("argmin", np.int16), ("max", np.int8),
-         ("sum", np.int32), ("prod", np.int64), ("sum", np.bool_), ("prod", np.uint8), ("sum", np.uint64)]
-
-
-@pytest.mark.parametrize("op, dtype", EXACT, ids=[f"{o}-{np.dtype(d).name}" for o, d in EXACT])
-@given(data=st.data())
-def test_host_engine_reductions_give_the_kernels_bits(op, dtype, data, cl_place):
-    """Reductions whose result does not depend on the order of the fold (max, min and their args over
-    real dtypes, integer and bool sums and products) run through NumPy on host-backed devices: the same
-    bits as the kernels (host engine off) and NumPy's, over strided, reversed and transposed views,
-    NaN and infinities, around the host engine's size limit."""
-    from darray.lazy import host
-
-    kind = np.dtype(dtype).kind
-    special = st.sampled_from([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.0]) if kind == "f" else None
-    base, view = data.draw(viewed(dtype, 1, 3, 7, elements=special))
-    if data.draw(st.booleans()):  # past the host engine's limit: the kernel either way
-        base = np.tile(base, (max(1, host.LIMIT // max(base.size, 1) + 1),) + (1,) * (base.ndim - 1))
-    axis = data.draw(st.sampled_from([None, *range(base.ndim)]))
-    v = view(base)
-    if v.size == 0 or (axis is not None and v.shape[axis] == 0):
-        return
-    with np.errstate(all="ignore"):
-        want = getattr(np, op)(v, axis=axis)
-    got = getattr(da, op)(view(da.asarray(base, device=cl_place)), axis=axis)
-    limit, host.LIMIT = host.LIMIT, 0
-    try:
-        kernel = getattr(da, op)(view(da.asarray(base, device=cl_place)), axis=axis)
-    finally:
-        host.LIMIT = limit
-    assert np.asarray(got).tobytes() == np.asarray(kernel).tobytes() or \
-        np.array_equal(np.asarray(got), np.asarray(kernel), equal_nan=True)
-    assert_same(got, want)
