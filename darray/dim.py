@@ -334,20 +334,19 @@ class Dim:
             else:
                 raise ValueError(f"cannot broadcast shape {_fmt(self.shape)} to shape "
                                  f"{_fmt(target)}")
-        return Dim(target, tuple(strides), self.offset)
+        return _checked(target, tuple(strides), self.offset)
 
     def transpose(self, axes: Sequence[int] | None = None) -> Dim:
         """Permute the axes (None reverses them). See also: numpy.transpose."""
         if axes is None:
-            return Dim(self.shape[::-1], self.strides[::-1], self.offset)
+            return _checked(self.shape[::-1], self.strides[::-1], self.offset)
         axes = tuple(axes)
         if len(axes) != self.ndim:
             raise ValueError(f"transpose: axes {axes!r} don't match array of rank {self.ndim}")
         perm = tuple(normalize_axis(a, self.ndim, "transpose") for a in axes)
         if len(set(perm)) != len(perm):
             raise ValueError(f"transpose: repeated axis in axes {axes!r}")
-        return Dim(tuple(self.shape[a] for a in perm),
-                   tuple(self.strides[a] for a in perm), self.offset)
+        return _checked(tuple([self.shape[a] for a in perm]), tuple([self.strides[a] for a in perm]), self.offset)
 
     def swapaxes(self, a: int, b: int) -> Dim:
         """Exchange two axes. See also: numpy.swapaxes."""
@@ -356,7 +355,7 @@ class Dim:
         shape, strides = list(self.shape), list(self.strides)
         shape[a], shape[b] = shape[b], shape[a]
         strides[a], strides[b] = strides[b], strides[a]
-        return Dim(tuple(shape), tuple(strides), self.offset)
+        return _checked(tuple(shape), tuple(strides), self.offset)
 
     def expand_dims(self, axis: int) -> Dim:
         """Insert a size-1 axis at ``axis`` (in the result). See also: numpy.expand_dims."""
@@ -379,8 +378,7 @@ class Dim:
                         "cannot select an axis to squeeze out which has size not equal "
                         f"to one (axis {i} of shape {_fmt(self.shape)})")
         keep = [i for i in range(self.ndim) if i not in drop]
-        return Dim(tuple(self.shape[i] for i in keep),
-                   tuple(self.strides[i] for i in keep), self.offset)
+        return _checked(tuple([self.shape[i] for i in keep]), tuple([self.strides[i] for i in keep]), self.offset)
 
     def reshape(self, shape: Any) -> Dim | None:
         """View with a new shape, or None when the strides need a copy.
@@ -405,9 +403,9 @@ class Dim:
             raise ValueError(f"cannot reshape array of shape {_fmt(self.shape)} "
                              f"(size {size}) into shape {_fmt(new)}")
         if self.is_c_contiguous:
-            return Dim(new, _c_strides(new), self.offset)
+            return _checked(new, _c_strides(new), self.offset)
         strides = self._nocopy_strides(new)
-        return None if strides is None else Dim(new, strides, self.offset)
+        return None if strides is None else _checked(new, strides, self.offset)
 
     def _nocopy_strides(self, new: tuple[int, ...]) -> tuple[int, ...] | None:
         """NumPy's _attempt_nocopy_reshape (C order); size > 0 assumed."""

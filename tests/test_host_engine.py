@@ -231,6 +231,28 @@ def test_reductions(op, dtype, data, cl_place):
     both(body, [base], cl_place)
 
 
+@pytest.mark.parametrize("op", ["cumsum", "cumprod", "cumulative_sum"])
+@given(dtype=st.sampled_from(["float64", "float32", "int64", "int8", "uint16", "bool", "complex128"]),
+       data=st.data())
+def test_scans(op, dtype, data, cl_place):
+    """Scans over views along each axis (rows shorter and longer than one kernel chunk: float scans of
+    several chunks stay on the kernels), with ``include_initial``. (Complex products of infinities
+    differ from NumPy's in the kernels' complex multiply: finite values there.)"""
+    finite = st.complex_numbers(max_magnitude=10, allow_nan=False, allow_infinity=False)
+    base, view = data.draw(viewed(dtype, 1, 3, 6, elements=finite if dtype == "complex128" else _host(dtype)))
+    if data.draw(st.booleans()):  # rows of several chunks
+        base = np.tile(base, (1,) * (base.ndim - 1) + (200 // max(base.shape[-1], 1) + 1,))
+    v = view(base)
+    axis = data.draw(st.integers(0, v.ndim - 1))
+    initial = op == "cumulative_sum" and data.draw(st.booleans())
+
+    def body(xp: Any, a: list[Any]) -> Any:
+        x = view(a[0])
+        return xp.cumulative_sum(x, axis=axis, include_initial=initial) if initial else getattr(xp, op)(x, axis=axis)
+
+    both(body, [base], cl_place)
+
+
 @pytest.mark.parametrize("n", [ON - 1, ON, ON + 1])
 def test_writes_on_both_sides_of_the_limit(n, cl_place):
     """Fills, slice copies and in-place operators of ``n`` elements either side of the limit."""

@@ -8,6 +8,7 @@ and a write). The result is a view with the axis back in place.
 """
 from __future__ import annotations
 
+import math
 from functools import cache
 from importlib import resources
 from typing import Any, cast
@@ -20,6 +21,7 @@ from .._array import DArray
 from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..dtypes import ctype
+from ..lazy import host
 from ..lazy.render import header
 from ..place import CLPlace, runtime
 from . import _dispatch as D
@@ -61,8 +63,7 @@ def _scan(src: DArray, dst: DArray, op: str, skip: int = 0) -> None:
     scan (recursively) starts each chunk's scan."""
     m, k = src.shape
     place = cast(CLPlace, src.place)
-    target = max(4096, runtime(place).info.compute_units * 2048)
-    parts = max(1, min(-(-target // max(m, 1)), k // 64))
+    parts = _parts(place, m, k)
     item, sa, da_ = dst.dtype.itemsize, src._data(), dst._data()
     row = src._dim.strides[0] if m > 1 else k
     head = (sa.buffer, np.int64(sa.offset // src.dtype.itemsize + src._dim.offset), np.int64(row))
@@ -81,6 +82,12 @@ def _scan(src: DArray, dst: DArray, op: str, skip: int = 0) -> None:
            (*head, da_.buffer, np.int64(da_.offset // item + dst._dim.offset + skip), np.int64(dst.shape[1]),
             ta.buffer, np.int64(ta.offset // item), *sizes), m * parts, place, reads=[sa, ta], writes=[da_],
            nbytes=src.nbytes + m * k * item)
+
+
+def _parts(place: CLPlace, m: int, k: int) -> int:
+    """Chunks per row of a scan of ``m`` rows of ``k`` elements: enough work-items for the device."""
+    target = max(4096, runtime(place).info.compute_units * 2048)
+    return max(1, min(-(-target // max(m, 1)), k // 64))
 
 
 def _readable(rows: DArray, dt: np.dtype) -> DArray:
@@ -127,18 +134,46 @@ def _cumulative_cl(op: str, x: DArray, axis: int, out_dt: np.dtype, include_init
     """The cumulative ``op`` ("sum" or "prod") along ``axis`` in ``out_dt``: a contiguous copy with
     the axis last, scanned row by row in place (:func:`_scan_rows`)."""
     dev_dt = D.device_dtype(out_dt, x.place)
+    last = axis == x.ndim - 1  # the common case: no axes to move
     perm = tuple(a for a in range(x.ndim) if a != axis) + (axis,)
-    moved = x.transpose(perm)
+    moved = x if last else x.transpose(perm)
     k = x.shape[axis] + (1 if include_initial else 0)
-    rows = int(np.prod(moved.shape[:-1], dtype=np.int64))
+    rows = math.prod(moved.shape[:-1])
+    inverse = tuple(sorted(range(x.ndim), key=perm.__getitem__))
+    done = _scan_now(op, moved, dev_dt, rows, k, include_initial)
+    if done is not None:
+        return done if last else done.transpose(inverse)
     work = empty(moved.shape[:-1] + (k,), dev_dt, x.place)
     if include_initial:  # the initial column is not scanned (NumPy: [0, -0.0] stays so)
         work[..., :1] = 0 if op == "sum" else 1
     if rows and x.shape[axis]:
         src = _readable(moved.reshape(rows, x.shape[axis]), dev_dt)
         _scan(src, work.reshape(rows, k), op, skip=int(include_initial))
-    inverse = tuple(int(i) for i in np.argsort(perm))
-    return work.transpose(inverse)
+    return work if last else work.transpose(inverse)
+
+
+def _scan_now(op: str, moved: DArray, dt: np.dtype, rows: int, k: int, initial: bool) -> DArray | None:
+    """The scan of ``moved`` (the scanned axis last) by NumPy as it is called, into a new contiguous
+    array, where the host engine may read ``moved`` and takes its size and NumPy gives the kernels'
+    bits: integer and bool scans (exact in any order), and float scans the kernels run as one chunk
+    per row (each element after the one before it: a chain the compiler cannot reorder; with more
+    chunks, Intel's compiler reorders the chunk totals' folds). Not float16, not complex products."""
+    place = cast(CLPlace, moved._place)
+    n = k - int(initial)
+    if not rows or dt == _dt.float16 or (op == "prod" and dt.kind == "c") or not host.exact_copy(moved.dtype, dt) \
+            or (dt.kind in "fc" and _parts(place, rows, n) > 1) or not host.usable(place, moved.size):
+        return None
+    v = host.view(moved)
+    made = host.fresh(place, moved.shape[:-1] + (k,), dt) if v is not None else None
+    if v is None or made is None:
+        return None
+    out = made[1].reshape(rows, k)
+    if initial:
+        out[:, 0] = 0 if op == "sum" else 1
+    if n:
+        fold = np.add if op == "sum" else np.multiply
+        host.quietly(fold.accumulate, v.reshape(rows, n), axis=1, dtype=dt, out=out[:, int(initial):])
+    return made[0]
 
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
