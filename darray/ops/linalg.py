@@ -47,6 +47,9 @@ def matmul(x1: Any, x2: Any, /) -> DArray:
     0-d operands and mismatched inner dimensions raise ValueError. dtypes promote as
     ``numpy.matmul`` (bool computes OR of ANDs; integers wrap). See also: numpy.matmul.
     """
+    done = _matmul_now(x1, x2)
+    if done is not None:
+        return done
     a, b = _operands("matmul", (x1, x2))
     for i, x in enumerate((a, b)):
         if x.ndim == 0:
@@ -89,9 +92,6 @@ def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mk
     dtype = D.device_dtype(dtype, place)
     m, k, n = mkn
     full = batch + (m, n)
-    done = _matmul_now(a, b, dtype, math.prod(full) * k, shape)
-    if done is not None:
-        return done
     if math.prod(full) == 0 or k == 0:
         from .creation import zeros
 
@@ -111,14 +111,23 @@ def _matmul_cl(a: DArray, b: DArray, dtype: np.dtype, batch: tuple[int, ...], mk
     return (out if compute == dtype else out.astype(dtype)).reshape(shape)
 
 
-def _matmul_now(a: DArray, b: DArray, dtype: np.dtype, macs: int, shape: tuple[int, ...]) -> DArray | None:
-    """``a @ b`` by NumPy as it is called where the host engine may read both (``host.view``) and
-    the product is one it takes (``_gemm.choose``): into a new array, no Dims, no plan."""
+def _matmul_now(a: Any, b: Any) -> DArray | None:
+    """``a @ b`` by NumPy as it is called, into a new array: for DArrays of one place, of 1 or 2
+    dimensions, that the host engine may read (``host.view``), a product it takes
+    (``_gemm.choose``); else None (and for shapes that do not fit: the caller raises darray's error)."""
+    if type(a) is not DArray or type(b) is not DArray or a._place is not b._place:
+        return None
     va = host.view(a)
     vb = host.view(b) if va is not None else None
-    if vb is None or not macs or _gemm.choose(cast(CLPlace, a._place), dtype, macs) != "host":
+    if va is None or vb is None or not 0 < va.ndim <= 2 or not 0 < vb.ndim <= 2 or va.shape[-1] != vb.shape[0]:
         return None
-    made = host.fresh(cast(CLPlace, a._place), shape, dtype)
+    dtype = np.promote_types(a._dtype, b._dtype)
+    rows = va.shape[0] if va.ndim == 2 else 1
+    cols = vb.shape[1] if vb.ndim == 2 else 1
+    place = cast(CLPlace, a._place)
+    if not rows * cols * va.shape[-1] or _gemm.choose(place, dtype, rows * cols * va.shape[-1]) != "host":
+        return None
+    made = host.fresh(place, va.shape[:-1] + vb.shape[1:], dtype)
     if made is None:
         return None
     host.quietly(np.matmul, va, vb, out=made[1])
@@ -166,6 +175,9 @@ def dot(a: Any, b: Any, /) -> DArray:
     """NumPy's ``dot``: a product for 0-d operands, the inner product of 1-D ones, matmul for
     2-D, and for N-D a sum over the last axis of ``a`` and the second-to-last of ``b``.
     See also: numpy.dot."""
+    done = _matmul_now(a, b)  # 1-D and 2-D operands: NumPy's dot is its matmul
+    if done is not None:
+        return done
     x, y = _operands("dot", (a, b))  # Python scalars become arrays, as numpy.dot does
     if x.ndim == 0 or y.ndim == 0:
         return E.apply("multiply", x, y)
