@@ -82,6 +82,8 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
         v = np.frombuffer(a.host, dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
         if len(shape) != 1:
             v = v.reshape(shape)
+    elif len(shape) == 1 and d.strides[0] == 1 and shape[0]:  # a slice of a vector, as quickly
+        v = np.frombuffer(a.host, dtype, shape[0], a.offset + d.offset * dtype.itemsize)
     else:
         size = dtype.itemsize
         v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
