@@ -9,14 +9,13 @@ NumPy. ``.ci/run`` runs this module in every kernel form.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
+from helpers import assert_same, in_threads, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -293,21 +292,12 @@ def test_writes_wait_for_pending_work(cl_place, monkeypatch):
 def test_threads_write_and_read_their_own_arrays(cl_place, monkeypatch):
     """Threads each updating and reading their own small arrays through the engine at once."""
     monkeypatch.setattr(host, "LIMIT", ON)
-    errors: list[BaseException] = []
 
     def work(k: int) -> None:
-        try:
-            x = da.zeros(64, device=cl_place)
-            for i in range(200):
-                x[i % 64] += 1.0
-                x[: k + 1] *= 1.0
-            assert float(x.sum()) == 200.0 and int(x.argmax()) == 0
-        except BaseException as err:
-            errors.append(err)
+        x = da.zeros(64, device=cl_place)
+        for i in range(200):
+            x[i % 64] += 1.0
+            x[: k + 1] *= 1.0
+        assert float(x.sum()) == 200.0 and int(x.argmax()) == 0
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not errors, errors
+    in_threads(work, 4)
