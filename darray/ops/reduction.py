@@ -4,8 +4,9 @@ On OpenCL places the input's pending elementwise chain fuses into the reduction 
 (``(a * b).sum()`` reads a and b once, with no temporary); on CPU devices every reduction is
 one launch (see ``darray/lazy/reduce.py``). Float sums accumulate blockwise (lanes of blocks
 within a work-item's chunk, blocks of rows for axis-0 sums, then the lanes, then the partial
-results), which is as accurate as NumPy's pairwise sum. Results stay on the device; full
-reductions are 0-d.
+results), which is as accurate as NumPy's pairwise sum; small sums of settled arrays on
+host-backed devices whose compiler keeps that order run through NumPy in it (``lazy/host_sum.py``).
+Results stay on the device; full reductions are 0-d.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from .._array import DArray
 from .._convert import asarray, from_numpy, input_term
 from .._typing import ArrayLike, DTypeLike, Scalar
 from ..dim import Dim, normalize_axes
-from ..lazy import host
+from ..lazy import host, host_sum
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
 from . import _dispatch as D
@@ -120,6 +121,10 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
             fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
         return full(shape, fill, dtype=out_dt, device=x.place)
     place = cast(CLPlace, x.place)
+    if op in ("sum", "mean") and out_dt.kind in "fc":  # settled and small: the row kernel's order on the host
+        summed = host_sum.reduce(x, axes, out_dt, shape, k, m, mean=op == "mean")
+        if summed is not None:
+            return summed
     if _exact(op, x.dtype) and (x._node is None or x._node.host) and host.usable(place, x.size):
         v = host.view(x)
         made = host.fresh(place, shape, out_dt) if v is not None else None
