@@ -168,8 +168,6 @@ def __getattr__(name: str) -> object:
     if home is None:
         raise _exclusions.missing(name)
     module = importlib.import_module(f".{home}", __name__)
-    if home == name and not hasattr(module, "__getattr__"):  # a namespace: its absent names say why too
-        module.__getattr__ = _exclusions.lookup(name)  # type: ignore[method-assign]
     value = module if home == name else getattr(module, name)
     globals()[name] = value
     return value

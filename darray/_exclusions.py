@@ -105,7 +105,7 @@ def missing(name: str, space: str = "") -> AttributeError:
 
 
 def lookup(space: str) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for ``darray.<space>`` raising :func:`missing` (installed by ``darray``)."""
+    """A module ``__getattr__`` for ``darray.<space>`` raising :func:`missing` (each namespace module sets its own)."""
     def __getattr__(name: str) -> Any:
         raise missing(name, space)
     return __getattr__

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._array import DArray
+from ._exclusions import lookup as _lookup
 from .ops.decomp import *  # noqa: F403
 from .ops.decomp import __all__ as _decomp_all
 from .ops.linalg import diagonal, matmul, matrix_norm, matrix_transpose, trace, vecdot, vector_norm
@@ -29,3 +30,6 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> DArray:
 
 __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "diagonal", "trace", "vector_norm",
            "matrix_norm", *_decomp_all, *_linalg_np_all]
+
+
+__getattr__ = _lookup("linalg")  # absent NumPy names say why (darray._exclusions)

@@ -26,6 +26,7 @@ from typing import Any
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import asarray
+from .._exclusions import lookup as _lookup
 from ..ops._out import finish
 from ..ops.arrange import roll
 from ..ops.creation import arange, default_float
@@ -184,3 +185,6 @@ def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
            out: Any = None) -> DArray:
     """Inverse of :func:`rfft2`. See also: numpy.fft.irfft2."""
     return irfftn(a, s, axes, norm, out)
+
+
+__getattr__ = _lookup("fft")  # absent NumPy names say why (darray._exclusions)

@@ -23,15 +23,17 @@ The streams are Philox, not NumPy's (MT19937 for the legacy API, PCG64 for ``def
 the same seed does not give NumPy's numbers (as with CuPy); it makes darray's own runs
 reproducible. A ``size`` of None gives a 0-d array (NumPy returns a scalar). NumPy's other bit
 generators (MT19937, PCG64, PCG64DXSM, SFC64) are absent: an AttributeError says why
-(``darray._exclusions``, installed by ``darray``).
+(``darray._exclusions``).
 """
 from __future__ import annotations
 
 from numpy.random import SeedSequence
 
 from ._generator import BitGenerator, Generator, Philox, default_rng
+from .._exclusions import lookup as _lookup
 from ._legacy import FUNCTIONS, RandomState, get_bit_generator, set_bit_generator
 
 __all__ = ["BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence", "default_rng", "get_bit_generator",
            "set_bit_generator", *FUNCTIONS]
 globals().update(FUNCTIONS)
+__getattr__ = _lookup("random")  # absent NumPy names say why (darray._exclusions)
