@@ -101,6 +101,16 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
     return out
 
 
+def item(x: DArray, what: str = "item") -> Any:
+    """The one element of ``x`` as a Python scalar (``what``: the op, for the error of another size):
+    read by the host engine where it may, else copied out."""
+    if x._dim.size != 1:
+        raise ValueError(f"darray {what}: can only convert an array of size 1 to a Python scalar, got size "
+                         f"{x._dim.size}")
+    v = host.element(x)
+    return v if v is not None else to_numpy(x).item()
+
+
 def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
     """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``_transfer.check_out``)."""
     if out is not None:

@@ -17,10 +17,9 @@ import numpy as np
 from . import _api, _ndarray
 from . import dtypes as _dt
 from ._array import DArray
-from ._convert import assign, astype, host_view, to_numpy, to_place
+from ._convert import assign, astype, host_view, item, to_numpy, to_place
 from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
-from .lazy import host
 from .ops import elementwise as E
 from .ops import indexing, manipulation
 from .ops.linalg import matmul
@@ -182,14 +181,6 @@ def _astype(self: DArray, dtype: Any, order: str = "K", casting: str = "unsafe",
     return out if out is self or order in ("K", "A") and not copy else _ordered(out, order, self)
 
 
-def _item(self: DArray) -> Any:
-    """The single element as a Python scalar."""
-    if self.size != 1:
-        raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size {self.size}")
-    v = host.view(self)  # the host engine reads it where it may, else a copy out
-    return (v if v is not None else to_numpy(self)).item()
-
-
 def _tolist(self: DArray) -> Any:
     """The elements as nested lists of Python scalars (a 0-d array: one scalar). See also:
     numpy.ndarray.tolist."""
@@ -205,7 +196,7 @@ def _scalar(kind: str, convert: Callable[[Any], Any]) -> Callable[[DArray], Any]
                 raise ValueError(f"The truth value of {what} is ambiguous. Use a.any() or a.all()")
             raise TypeError(f"only length-1 arrays can be converted to Python scalars (darray {kind}(), "
                             f"size {self.size})")
-        return convert(_item(self))
+        return convert(item(self))
     return method
 
 
@@ -213,7 +204,7 @@ def _index(self: DArray) -> int:
     if self.ndim or self._dtype.kind not in "iu":
         raise TypeError(f"darray __index__: only 0-d integer arrays can be used as an index, got {self.dtype} "
                         f"shape {self.shape}")
-    return int(_item(self))
+    return int(item(self))
 
 
 def _iter(self: DArray) -> Iterator[DArray]:

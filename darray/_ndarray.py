@@ -24,7 +24,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from ._array import LOCKED, READ_ONLY, DArray, read_only, set_writeable
-from ._convert import asarray, assign, to_numpy
+from ._convert import asarray, assign, item, to_numpy
 from ._convert import empty as _empty
 from .dim import Dim
 from .ops import manipulation, taking
@@ -229,17 +229,14 @@ def _set_imag(self: DArray, value: Any) -> None:
 def _item(self: DArray, *args: Any) -> Any:
     """One element as a Python scalar: no argument (size 1), a flat index, or one index per axis."""
     if not args:
-        if self.size != 1:
-            raise ValueError(f"darray item: can only convert an array of size 1 to a Python scalar, got size "
-                             f"{self.size}")
-        return to_numpy(self).item()
+        return item(self)
     key = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
     if len(key) == 1 and self.ndim != 1:
         (i,) = key
         if not -self.size <= i < self.size:
             raise IndexError(f"darray item: index {i} is out of bounds for size {self.size}")
         key = tuple(int(k) for k in np.unravel_index(i % self.size, self.shape))
-    return to_numpy(self[key]).item()
+    return item(self[key])
 
 
 def _fill(self: DArray, value: Any) -> None:

@@ -73,21 +73,28 @@ def _view(t: Input) -> np.ndarray:
 def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     """The host memory of the view ``d`` of allocation ``a`` as a NumPy array of ``dtype`` (the last
     one made is kept on the allocation, an op's result being the next op's input, and on its pool
-    block, a loop's next result being made in it)."""
+    block, a loop's next result being made in it). Made by slicing the segment's memory typed as
+    ``dtype`` (:func:`_typed`): a basic index costs a tenth of a new ``numpy.ndarray``."""
     c = a.view
     if c is not None and c[0] is d and c[1] is dtype:
         return c[2]
     shape = d.shape
-    if _TRUSTED.get(shape) is d:  # C-contiguous from the allocation's start: the common case, made quickly
-        v = np.frombuffer(a.host, dtype, shape[0] if len(shape) == 1 else d.size, a.offset)
-        if len(shape) != 1:
-            v = v.reshape(shape)
-    elif len(shape) == 1 and d.strides[0] == 1 and shape[0]:  # a slice of a vector, as quickly
-        v = np.frombuffer(a.host, dtype, shape[0], a.offset + d.offset * dtype.itemsize)
-    else:
-        size = dtype.itemsize
+    size = dtype.itemsize
+    flat = _typed(a.host, dtype) if not a.offset % size else None
+    if flat is None:
         v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
                        strides=tuple([s * size for s in d.strides]))
+    else:
+        start = a.offset // size + d.offset
+        if _TRUSTED.get(shape) is d:  # C-contiguous: the common case
+            v = flat[start:start + d.size]
+            if len(shape) != 1:
+                v = v.reshape(shape)
+        elif len(shape) == 1 and d.strides[0] > 0 and shape[0]:  # a slice of a vector
+            step = d.strides[0]
+            v = flat[start:start + (shape[0] - 1) * step + 1:step]
+        else:
+            v = np.ndarray(shape, dtype, buffer=flat, offset=start * size, strides=tuple([s * size for s in d.strides]))
     a.view = c = (d, dtype, v)
     block = a.block
     if block is not None:  # for the block's next owner: a loop makes the same views again
@@ -95,12 +102,26 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     return v
 
 
-def view(x: DArray, write: bool = False) -> np.ndarray | None:
-    """The engine's one question of an array: NumPy's view of ``x``'s memory where the engine may
-    read it now (``write``: also write it), else None. Yes for a materialised array in host memory
-    of an OpenCL device (not a buffer darray wraps), nothing pending that the access would wait for,
-    the engine on (``LIMIT``), no ``da.jit`` trace and no profile recording (it lists host runs).
-    Sizes are the caller's to weigh; a writer runs the pending graphs reading ``x`` first."""
+_segments: dict[int, tuple[np.ndarray, dict[np.dtype, np.ndarray | None]]] = {}  # id(host memory) -> typed
+
+
+def _typed(host: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
+    """A pool segment's host memory as a 1-D array of ``dtype`` (kept per segment and dtype), or None
+    where its size is not a multiple of ``dtype``'s."""
+    found = _segments.get(id(host))
+    if found is None or found[0] is not host:
+        if len(_segments) >= 64:
+            _segments.clear()
+        found = _segments[id(host)] = (host, {})
+    flat = found[1].get(dtype, False)
+    if flat is False:
+        flat = found[1][dtype] = host.view(dtype) if not host.nbytes % dtype.itemsize else None
+    return flat
+
+
+def _settled(x: DArray, write: bool) -> Any:
+    """``x``'s allocation where the engine may read it now (``write``: also write it), else None
+    (see :func:`view`)."""
     if x._node is not None or _active or LIMIT <= 0:
         return None
     a = x._alloc
@@ -113,12 +134,46 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
         for e in a.reads.values():
             if e[1] > e[0].done:
                 return None
-    if capturing() is not None:
+    return a if capturing() is None else None
+
+
+def view(x: DArray, write: bool = False) -> np.ndarray | None:
+    """The engine's one question of an array: NumPy's view of ``x``'s memory where the engine may
+    read it now (``write``: also write it), else None. Yes for a materialised array in host memory
+    of an OpenCL device (not a buffer darray wraps), nothing pending that the access would wait for,
+    the engine on (``LIMIT``), no ``da.jit`` trace and no profile recording (it lists host runs).
+    Sizes are the caller's to weigh; a writer runs the pending graphs reading ``x`` first."""
+    a = _settled(x, write)
+    if a is None:
         return None
     c = a.view
     if c is not None and c[0] is x._dim and c[1] is x._dtype:
         return c[2]
     return _memory(a, x._dim, x._dtype)
+
+
+def element(x: DArray) -> Any:
+    """The one element of a size-1 ``x`` as a Python scalar where :func:`view` would give its
+    memory, else None."""
+    a = _settled(x, False)
+    if a is None:
+        return None
+    c = a.view
+    if c is not None and c[0] is x._dim and c[1] is x._dtype:
+        return c[2].item()
+    return _first(a, x._dim, x._dtype, True)
+
+
+def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
+    """The element at the start of view ``d`` of allocation ``a`` (host memory) as a NumPy scalar
+    (``python``: a Python one)."""
+    size = dtype.itemsize
+    flat = _typed(a.host, dtype) if not a.offset % size else None
+    if flat is None:
+        flat, k = _memory(a, d, dtype).reshape(-1), 0
+    else:
+        k = a.offset // size + d.offset
+    return flat.item(k) if python else flat[k]
 
 
 def _inputs(nodes: Sequence[Node]) -> list[Input]:
@@ -405,7 +460,10 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
             if (w is not None and w[1] > w[0].done) or alloc.host is None:  # a write still queued (``_clear``),
                 return None                                                 # or no host memory (a wrapped buffer)
             c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
-            v = c[2] if c is not None and c[0] is a._dim and c[1] is a._dtype else _memory(alloc, a._dim, a._dtype)
+            if c is not None and c[0] is a._dim and c[1] is a._dtype:
+                v = c[2]
+            else:  # a 0-d input as a NumPy scalar (an element read: faster to make and to compute with)
+                v = _memory(alloc, a._dim, a._dtype) if a._dim.shape else _first(alloc, a._dim, a._dtype)
             vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
         else:
             try:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from numpy.random import SeedSequence
 
-from ._generator import BitGenerator, Generator, Philox, default_rng
 from .._exclusions import lookup as _lookup
+from ._generator import BitGenerator, Generator, Philox, default_rng
 from ._legacy import FUNCTIONS, RandomState, get_bit_generator, set_bit_generator
 
 __all__ = ["BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence", "default_rng", "get_bit_generator",
