@@ -113,10 +113,10 @@ def _typed(host: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
         if len(_segments) >= 64:
             _segments.clear()
         found = _segments[id(host)] = (host, {})
-    flat = found[1].get(dtype, False)
-    if flat is False:
-        flat = found[1][dtype] = host.view(dtype) if not host.nbytes % dtype.itemsize else None
-    return flat
+    typed = found[1]
+    if dtype not in typed:
+        typed[dtype] = host.view(dtype) if not host.nbytes % dtype.itemsize else None
+    return typed[dtype]
 
 
 def _settled(x: DArray, write: bool) -> Any:
