@@ -161,6 +161,21 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+_BROADCASTS: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}  # shapes -> their broadcast
+
+
+def broadcast_dims(shapes: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """:func:`broadcast_shapes` of arrays' shapes (valid already), kept per tuple of shapes: an op
+    broadcasting its operands in a loop meets the same shapes each time."""
+    out = _BROADCASTS.get(shapes)
+    if out is None:
+        out = broadcast_shapes(*shapes)
+        if len(_BROADCASTS) >= 4096:
+            _BROADCASTS.clear()
+        _BROADCASTS[shapes] = out
+    return out
+
+
 def collapse(shape: tuple[int, ...], *strides: tuple[int, ...]
              ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
     """Drop size-1 dims and merge adjacent dims contiguous for every operand.
@@ -454,6 +469,56 @@ class Dim:
                     raise IndexError(f"index {k} is out of bounds for axis {d} with size {n}")
                 offset += (k + n if k < 0 else k) * self.strides[d]
             return _element(offset)
+        made = self._plain(key)
+        return made if made is not None else self._general(key)
+
+    def _plain(self, key: tuple) -> Dim | None:
+        """:meth:`getitem` for a key of ints, slices and None only, in one pass; None for any other
+        key and for one that raises (:meth:`_general` then raises NumPy's error, in NumPy's order)."""
+        shape_, strides_ = self.shape, self.strides
+        nd = len(shape_)
+        offset = self.offset
+        shape: list[int] = []
+        strides: list[int] = []
+        d = 0
+        for k in key:
+            if type(k) is slice:
+                if d == nd:
+                    return None
+                n = shape_[d]
+                if k.start is None and k.stop is None and k.step is None:  # ':'
+                    shape.append(n)
+                    strides.append(strides_[d])
+                else:
+                    if k.step == 0:
+                        return None
+                    start, stop, step = k.indices(n)
+                    m = len(range(start, stop, step))
+                    if m:
+                        offset += start * strides_[d]
+                    shape.append(m)
+                    strides.append(strides_[d] * step if m else strides_[d])
+                d += 1
+            elif type(k) is int:
+                if d == nd:
+                    return None
+                n = shape_[d]
+                if not -n <= k < n:
+                    return None
+                offset += (k + n if k < 0 else k) * strides_[d]
+                d += 1
+            elif k is None:
+                shape.append(1)
+                strides.append(0)
+            else:
+                return None
+        if d < nd:
+            shape.extend(shape_[d:])
+            strides.extend(strides_[d:])
+        return _checked(tuple(shape), tuple(strides), offset)
+
+    def _general(self, key: tuple) -> Dim:
+        """:meth:`getitem` for any basic key, with NumPy's errors."""
         entries: list[Any] = []
         consumed = 0
         ellipsis = False

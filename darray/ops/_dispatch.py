@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from .._convert import from_numpy
-from ..dim import broadcast_shapes
+from ..dim import broadcast_dims
 from ..place import CLPlace, Place, current, runtime
 from ._registry import implementation, register
 
@@ -63,7 +63,7 @@ def shape_of(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
         else:  # one shape: the common case, without broadcasting
             return first
     try:
-        return broadcast_shapes(*shapes) if shapes else ()
+        return broadcast_dims(tuple(shapes)) if shapes else ()
     except ValueError as err:
         raise ValueError(f"darray {name}: {err}") from None
 
