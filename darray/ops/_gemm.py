@@ -44,7 +44,10 @@ _ARGS = [None, _L, _L, None, _L, _L, _L, None, _L, _L, _L] + [_L] * 10
 
 def mode() -> str:
     """The ``DARRAY_MATMUL`` setting, read now (ValueError for an unknown value)."""
-    value = os.environ.get("DARRAY_MATMUL", "auto").strip().lower() or "auto"
+    value = os.environ.get("DARRAY_MATMUL")
+    if value is None:
+        return "auto"
+    value = value.strip().lower() or "auto"
     if value not in MODES:
         raise ValueError(f"darray matmul: DARRAY_MATMUL={value!r} is not one of {', '.join(MODES)}")
     return value
@@ -63,6 +66,8 @@ def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
     m = mode()
     if m != "auto":
         return m
+    if macs < HOST_MIN_MACS and dtype.kind in "iuf" and dtype != np.float16 and host.usable(place, 0):
+        return "host"  # the common small product, decided without the device's facts (usable implies them)
     if not host_memory(place):
         return "kernel"
     if dtype.kind == "b":
