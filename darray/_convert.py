@@ -13,7 +13,6 @@ from .alloc import HostAllocation, allocate
 from .dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
 from .lazy import execute, graph, host
 from .ops._registry import implementation, register
-from .ops._table import expr
 from .place import CLPlace, Place, PlaceLike, parse, runtime
 
 
@@ -94,10 +93,10 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
         return out
     if type(root) is not graph.Node and host.copy(root, target, place, name):
         return out
-    if not execute.run([root], [target], place, expr, name):
+    if not execute.run([root], [target], place, name):
         # over the device's kernel-argument budget: the graph runs on its own first (in parts)
         value = DArray(None, Dim.trusted(root.shape), root.dtype, place, root)
-        execute.run([input_term(value)], [target], place, expr, name)
+        execute.run([input_term(value)], [target], place, name)
     return out
 
 

@@ -19,7 +19,6 @@ from ..dtypes import ctype
 from ..lazy import graph, record, user
 from ..lazy.reduce import reduce as device_reduce
 from ..ops._registry import implementation, register
-from ..ops._table import expr
 from ..ops.creation import empty, full
 from ..place import CLPlace
 from . import _numpy
@@ -104,7 +103,7 @@ class ReductionKernel:
             uop, source=f"{post_op.source}\n{uop.source}", identity=self.identity, post=post_op.function,
             vector=f"{post_op.source}\n{uop.vector}" if uop.vector else ""))
         node = graph.node(mapped, terms(self._label, call, self.in_params), red, call.shape)
-        alloc = device_reduce([node], call.shape, axes, fold, red, out, cast(CLPlace, call.place), expr)
+        alloc = device_reduce([node], call.shape, axes, fold, red, out, cast(CLPlace, call.place))
         return DArray(alloc, Dim.trusted(shape), out, call.place)
 
     def _acc(self, call: Call) -> np.dtype:

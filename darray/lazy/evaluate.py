@@ -15,7 +15,7 @@ from typing import Any
 from .._array import DArray, set_materialize
 from ..alloc import allocate
 from ..dim import Dim
-from . import execute, host, table
+from . import execute, host
 from .graph import Input, Node, walk
 
 MAX_DEPTH = 48
@@ -157,7 +157,7 @@ def _run(place: Any, members: list[DArray]) -> None:
     targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     nodes = [a._node for a in members]
     name = nodes[0].op if len(nodes) == 1 else "+".join([n.op for n in nodes])
-    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, table.expr(), name):
+    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
         if len(members) == 1 and not parts:
             raise ValueError(f"darray {name}: the kernel's arguments exceed the parameter budget of {place}")

@@ -21,7 +21,7 @@ from .graph import Input, Term
 from .reduce_columns import render_columns
 from .reduce_gpu import render_tree
 from .reduce_render import REDUCE_NAME, render_reduce
-from .render import KERNEL_NAME, ExprFn, gpu_width, params, render, tile_shape, tiled, tiles
+from .render import KERNEL_NAME, gpu_width, params, render, tile_shape, tiled, tiles
 from .render_gpu import TILE_GROUP, gpu_kind, render_gpu, work_items
 from .spec import KernelSpec, Reduction
 
@@ -45,7 +45,7 @@ def gpu_copy(place: CLPlace, spec: KernelSpec) -> str:
     return gpu_kind(spec, info.max_work_group_size) if info.form == "gpu" else ""
 
 
-def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
+def kernel_for(place: CLPlace, spec: KernelSpec) -> cl.Kernel:
     """The compiled kernel of ``spec`` on ``place`` (rendered and built on first use)."""
     key = (place, spec)
     k = _kernels.get(key)
@@ -53,12 +53,12 @@ def kernel_for(place: CLPlace, spec: KernelSpec, expr: ExprFn) -> cl.Kernel:
         if spec.reduce is None:
             info = runtime(place).info
             kind = gpu_copy(place, spec)
-            source = render_gpu(spec, kind) if kind else render(spec, expr, info.chunked, info.form == "gpu")
+            source = render_gpu(spec, kind) if kind else render(spec, info.chunked, info.form == "gpu")
             k = runtime(place).programs.kernel(source, KERNEL_NAME)
         else:
             render_one = render_tree if spec.reduce.group else render_columns if spec.reduce.stage == "columns" \
                 else render_reduce
-            source = render_one(spec, expr)
+            source = render_one(spec)
             k = runtime(place).programs.kernel(source, REDUCE_NAME)
         k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
         _kernels[key] = k
@@ -110,7 +110,7 @@ class Prepared:
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group",
                  "dtypes")
 
-    def __init__(self, plan: Plan, place: CLPlace, expr: ExprFn, work: int | None = None, extra: tuple = ()) -> None:
+    def __init__(self, plan: Plan, place: CLPlace, work: int | None = None, extra: tuple = ()) -> None:
         user.decide(plan.spec, lambda source: runtime(place).programs.kernel(source, "darray_probe"))
         self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
         kind = gpu_copy(place, plan.spec) if work is None else ""
@@ -118,16 +118,16 @@ class Prepared:
             work, extra = work_items(kind, plan.shape, plan.n), ((1, 1) if tiled(plan.spec) else (1,))
             self.group = TILE_GROUP if kind == "tiles" else 0
         elif work is None:
-            chunk = gpu_width(plan.spec, expr) if form(place) == "gpu" else CHUNK.get(form(place), 1)
+            chunk = gpu_width(plan.spec) if form(place) == "gpu" else CHUNK.get(form(place), 1)
             work, extra = -(-plan.n // chunk), (chunk,)
             if tiled(plan.spec):
                 rows = 1
                 if chunk > 1:
-                    rows, chunk = tile_shape(plan.spec, expr, [st for _, _, st in plan.views], chunk)
+                    rows, chunk = tile_shape(plan.spec, [st for _, _, st in plan.views], chunk)
                     work = tiles(plan.shape, rows, chunk)
                 extra = (chunk, rows)
         self.work = work
-        self.kernel = kernel_for(place, plan.spec, expr) if work else None
+        self.kernel = kernel_for(place, plan.spec) if work else None
         self.dtypes = [dt for _, _, dt in params(plan.spec)]
         self.args = arguments(plan, extra)
         self.nviews = len(plan.views)
@@ -151,7 +151,7 @@ class Prepared:
 _prepared: dict[tuple, Prepared | None] = {}  # (place, trace key, layout, targets) -> Prepared; None: over budget
 
 
-def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: ExprFn, name: str, *,
+def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, name: str, *,
         shape: tuple[int, ...] | None = None, perm: tuple[int, ...] | None = None, reduce: Reduction | None = None,
         work: int | None = None, extra: tuple = (), traced: Trace | None = None) -> bool:
     """Compute ``roots[k]`` into ``targets[k]`` with one kernel, reusing the kernel and argument
@@ -171,7 +171,7 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         if reduce is None and param_bytes(plan.spec) > budget(place):
             p = None
         else:
-            p = Prepared(plan, place, expr, work, extra)
+            p = Prepared(plan, place, work, extra)
             if p.kernel is None:  # nothing to compute: not worth a cache entry
                 return True
         if len(_prepared) >= 4096:
@@ -186,7 +186,7 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, expr: E
         p = _prepared.get(long_key)
         if p is None:
             plan = fuse(roots, targets, shape=shape, perm=perm, reduce=reduce, traced=tr)
-            p = _prepared[long_key] = Prepared(plan, place, expr, work, extra)
+            p = _prepared[long_key] = Prepared(plan, place, work, extra)
         args, _ = _bind(p, views)
     base = 2 * p.nviews
     for j, (s, boolean) in enumerate(zip(tr.scalars, p.scalar_kinds)):

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..dim import Dim
 from ..place import CLPlace, runtime
-from . import fuse, table
+from . import fuse
 from .graph import Input, Node, Scalar, leaf, walk
 from .render import render
 
@@ -46,5 +46,5 @@ def explain(x: DArray) -> str:
         return text
     target = Input(None, Dim.contiguous(x.shape), x.dtype)
     plan = fuse.fuse([x._node], [target])
-    source = render(plan.spec, table.expr(), runtime(cast(CLPlace, x._place)).info.chunked)  # pending: an OpenCL array
+    source = render(plan.spec, runtime(cast(CLPlace, x._place)).info.chunked)  # pending: an OpenCL array
     return f"{text}\n\n{source[source.index('__kernel'):]}"

@@ -173,7 +173,7 @@ _columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_c
 
 
 def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
-           out: np.dtype, place: CLPlace, expr: Any, *, divisor: int | None = None) -> Any:
+           out: np.dtype, place: CLPlace, *, divisor: int | None = None) -> Any:
     """Reduce ``roots[0]`` (of ``shape``) over ``axes`` in one launch; returns the allocation of the
     results in C order over the kept axes (dtype ``out``; int64 indices for argmax/argmin),
     divided by ``divisor`` if given (a mean). The plan: one column kernel or one row kernel on
@@ -199,7 +199,7 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     results = [_target(place, m, acc if arg else out)] + ([_target(place, m, _INT64)] if arg else [])
     one_pass = red.stage in ("first", "group", "tree")  # the others finish their partials in the launch
     scratch = [] if one_pass else _scratch(place, counters, m * parts, acc, arg)
-    execute.run(roots, results + scratch, place, expr, "mean" if mean else op, shape=shape, perm=perm,
+    execute.run(roots, results + scratch, place, "mean" if mean else op, shape=shape, perm=perm,
                 reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if divisor is not None else ()), traced=tr)
     return results[-1].alloc
 

@@ -22,7 +22,7 @@ from .reduce_render import (
     _vectorisable,
     identity,
 )
-from .render import ExprFn, body_lines, cast, prologue, ref_name, signature, vector_ref, vector_values
+from .render import body_lines, cast, prologue, ref_name, signature, vector_ref, vector_values
 from .spec import KernelSpec, Ref
 
 COLUMNS = 4096  # widest stripe of a column task (its partial results stay in L1/L2)
@@ -45,7 +45,7 @@ def _offsets(spec: KernelSpec, at: str, name: str) -> list[str]:
     return lines
 
 
-def _values_at(spec: KernelSpec, expr: ExprFn, row: str) -> tuple[list[str], str]:
+def _values_at(spec: KernelSpec, row: str) -> tuple[list[str], str]:
     """Scalar loads and SSA body at ``g`` for a column kernel (strided inputs at ``ro<row>_<i> +
     co<i>``: the row's offset plus the column's); returns the lines and the reduced value."""
     red = spec.reduce
@@ -54,12 +54,12 @@ def _values_at(spec: KernelSpec, expr: ExprFn, row: str) -> tuple[list[str], str
     lines = [f"const {ctype(op.dtype)} v{i} = in{i}[{index[op.pattern].format(i=i)}];"
              for i, op in enumerate(spec.inputs)]
     dtypes: dict[Ref, np.dtype] = {("in", i): op.dtype for i, op in enumerate(spec.inputs)}
-    lines += body_lines(spec, expr, dtypes)
+    lines += body_lines(spec, dtypes)
     ref = spec.outputs[0][1]
     return lines, cast(dtypes[ref], red.acc, ref_name(ref))
 
 
-def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
+def render_columns(spec: KernelSpec) -> str:
     """A one-launch kernel for reductions whose kept axes are innermost in memory (``sum(x,
     axis=0)`` of a C-order matrix) on CPU devices. The index space is ``[reduced..., kept...]``,
     so element (k, j) is ``g = k * M + j``. The ``M`` outputs split into ``B`` stripes of at most
@@ -76,7 +76,7 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
     acc_t, idx, zero, arg = ctype(red.acc), spec.index, identity(red.op, red.acc), red.arg
     value_ref = spec.outputs[0][1]
     vt = f"{acc_t}{LANES}"
-    vector = _vectorisable(spec, expr, ("sum", "prod", "max", "min") + (("argmax", "argmin") if idx == "int" else ()))
+    vector = _vectorisable(spec, ("sum", "prod", "max", "min") + (("argmax", "argmin") if idx == "int" else ()))
     lines = prologue(spec) + [signature(spec, REDUCE_NAME)]
     lines += ["    if (get_local_id(0) != 0) return;  /* tasks go to work-groups (their first work-item) */",
               f"    const {idx} M = K ? n / K : 0, B = (M + {COLUMNS - 1}) / {COLUMNS};",
@@ -92,9 +92,9 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
     def row(r: int, vector: bool) -> list[str]:
         """Row ``k + r`` at column ``c``: the body's value as ``x_`` (float8 at c..c+7 if ``vector``)."""
         if vector:
-            body, value = vector_values(spec, expr, vt, ""), vector_ref(value_ref, vt)
+            body, value = vector_values(spec, vt, ""), vector_ref(value_ref, vt)
         else:
-            body, value = _values_at(spec, expr, str(r))
+            body, value = _values_at(spec, str(r))
         return [f"const {idx} g = (k + {r}) * M + j0 + c;", *body,
                 f"const {vt if vector else acc_t} x_ = {value};"]
 
@@ -111,8 +111,8 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
                           f"    *a_ = select({_extreme(red.op, 'p_', 's')}, ({vt})(NAN), nn | (p_ != p_));", "}"]
         if not arg:
             for r in range(rows):
-                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, expr, 's', 'x_')};", "    }"]
-            return out + [f"    const {vt} p_ = *a_;", f"    *a_ = {_step(spec, expr, 'p_', 's')};", "}"]
+                out += ["    {", *_indent(row(r, True), 2), f"        s = {_step(spec, 's', 'x_')};", "    }"]
+            return out + [f"    const {vt} p_ = *a_;", f"    *a_ = {_step(spec, 'p_', 's')};", "}"]
         out.append(f"    int{LANES} si = (int{LANES})(-1);")
         for r in range(rows):
             out += ["    {", *_indent(row(r, True), 2)]
@@ -135,13 +135,13 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
         out += ["for (; c < cw; c++) {", *_indent(_offsets(spec, "j0 + c", "co{i}"))]
         if rows == 1:  # straight into the partials
             out += ["    {", *_indent(row(0, False), 2),
-                    *_indent(_fold(spec, expr, "", "x_", "(long)k", "acc[c]", "best[c]"), 2), "    }", "}"]
+                    *_indent(_fold(spec, "", "x_", "(long)k", "acc[c]", "best[c]"), 2), "    }", "}"]
             return out
         out.append(f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""))
         for r in range(rows):
             out += ["    {", *_indent(row(r, False), 2),
-                    *_indent(_fold(spec, expr, "", "x_", f"(long)(k + {r})", "s", "si"), 2), "    }"]
-        return out + [*_indent(_fold(spec, expr, "", "s", "si", "acc[c]", "best[c]")), "}"]
+                    *_indent(_fold(spec, "", "x_", f"(long)(k + {r})", "s", "si"), 2), "    }"]
+        return out + [*_indent(_fold(spec, "", "s", "si", "acc[c]", "best[c]")), "}"]
 
     task.append(f"{idx} k = k0;")
     if vector or not arg:
@@ -157,11 +157,11 @@ def render_columns(spec: KernelSpec, expr: ExprFn) -> str:
         finish += [f"for (; c + {LANES} <= cw; c += {LANES}) {{", f"    {vt} s = ({vt})({zero});",
                    f"    for ({idx} q = 0; q < P; q++) {{",
                    f"        const {vt} p_ = *(__global const {vt}_u*)(pv + q * M + c);",
-                   f"        s = {_step(spec, expr, 's', 'p_', True)};", "    }",
+                   f"        s = {_step(spec, 's', 'p_', True)};", "    }",
                    f"    *(__global {vt}_u*)(out0 + out0_o + j0 + c) = {final};", "}"]
     finish += ["for (; c < cw; c++) {", f"    {acc_t} s = {zero};" + (" long si = -1;" if arg else ""),
                f"    for ({idx} q = 0; q < P; q++) {{",
-               *_indent(_fold(spec, expr, "", "pv[q * M + c]", "pi[q * M + c]", "s", "si"), 2), "    }",
+               *_indent(_fold(spec, "", "pv[q * M + c]", "pi[q * M + c]", "s", "si"), 2), "    }",
                *_indent(_final(spec, "s", "si", "j0 + c")), "}"]
     # as many tasks per work-group as it takes, whatever the launch's work-group size
     loop = f"for ({idx} t = get_group_id(0); t < B * P; t += get_num_groups(0)) {{"

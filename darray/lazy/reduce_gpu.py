@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..dtypes import ctype
 from .reduce_render import REDUCE_NAME, Element, _final, _fold, _indent, _join, _lanes, _scratch, identity
-from .render import ExprFn, cast, prologue, ref_name, signature, value_lines
+from .render import cast, prologue, ref_name, signature, value_lines
 from .spec import KernelSpec
 
 # accumulators per work-item: teams of one lane (neighbouring outputs) and of many. On an H100, with
@@ -31,7 +31,7 @@ from .spec import KernelSpec
 COLUMN_LANES, ROW_LANES = 8, 4
 
 
-def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
+def render_tree(spec: KernelSpec) -> str:
     """OpenCL source of a ``tree``/``trees`` reduction (see the module docstring)."""
     red = spec.reduce
     assert red is not None
@@ -44,11 +44,11 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
 
     def element(lane: int, offset: str, into: str) -> list[str]:
         """Fold the body's value at element ``k<offset>`` of output ``j`` into ``<into><lane>``."""
-        body, dtypes = value_lines(spec, expr, pad="    ")
+        body, dtypes = value_lines(spec, pad="    ")
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["{", f"    const {idx} g = j * K + k{offset};", *body,
-                *_indent(_fold(spec, expr, lane, value, vi, into)), "}"]
+                *_indent(_fold(spec, lane, value, vi, into)), "}"]
 
     def lanes(first: str, last: str, fold: Element) -> list[str]:
         """This work-item's share of ``[first, last)`` (every ``T``-th) folded into ``acc0``
@@ -56,14 +56,14 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
         return [f"{acc_t} {', '.join(f'acc{a} = {zero}' for a in range(count))};",
                 *([f"long {', '.join(f'best{a} = -1' for a in range(count))};"] if arg else []),
                 f"{idx} k = {first};", f"const {idx} k1 = {last};",
-                *_lanes(spec, expr, fold, stride=T, lanes=count), *_join(spec, expr, count)]
+                *_lanes(spec, fold, stride=T, lanes=count), *_join(spec, count)]
 
     def tree() -> list[str]:
         """Join the team's lanes in ``sh`` (``shi``) into its first lane (every work-item runs the barriers)."""
         out = ["sh[l] = a0;" + (" shi[l] = b0;" if arg else ""), "barrier(CLK_LOCAL_MEM_FENCE);"]
         h = T // 2
         while h:
-            step = _fold(spec, expr, "", f"sh[l + {h}]", f"shi[l + {h}]", "sh[l]", "shi[l]")
+            step = _fold(spec, "", f"sh[l + {h}]", f"shi[l + {h}]", "sh[l]", "shi[l]")
             out += [f"if (v < {h}) {{", *_indent(step), "}", "barrier(CLK_LOCAL_MEM_FENCE);"]
             h //= 2
         return out
@@ -91,7 +91,7 @@ def render_tree(spec: KernelSpec, expr: ExprFn) -> str:
 
         def gather(lane: int, offset: str, into: str) -> list[str]:
             at = where.replace("k", f"(k{offset})")
-            return _fold(spec, expr, lane, f"pv[{at}]", f"pi[{at}]", into)
+            return _fold(spec, lane, f"pv[{at}]", f"pi[{at}]", into)
 
         finish = [*j_part, f"__global volatile const {acc_t}* pv = part;"]
         finish += ["__global volatile const long* pi = part_i;"] if arg else []

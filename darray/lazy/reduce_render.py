@@ -21,9 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ..dtypes import ctype, real_dtype
-from . import user
+from . import table, user
 from .render import (
-    ExprFn,
     advance,
     cast,
     coordinates,
@@ -102,18 +101,18 @@ def _arg_better(op: str, x: str, s: str) -> str:
     return f"((({x}) {_BETTER[op]} ({s})) | ((({x}) != ({x})) & (({s}) == ({s}))))"
 
 
-def _step(spec: KernelSpec, expr: ExprFn, a: str, b: str, vector: bool = False) -> str:
+def _step(spec: KernelSpec, a: str, b: str, vector: bool = False) -> str:
     """C expression folding ``b`` into ``a`` (scalars, or float8 if ``vector``: NaN-propagating
-    max/min as one ``select``, as PoCL calls ``isnan`` on vectors out of line)."""
+    max/min as one ``select``, as PoCL calls ``isnan`` on vectors out of line); a user fold is an
+    op of its own."""
     red = spec.reduce
     assert red is not None
     if vector and red.op in _VECTOR_STEP:
         return _VECTOR_STEP[red.op].format(a, f"({b})")
-    return user.call(red.op, (a, f"({b})")) or expr(Instr(COMBINE[red.op], (), red.acc), (red.acc, red.acc),
-                                                    (a, f"({b})"))
+    return table.c(Instr(COMBINE.get(red.op, red.op), (), red.acc), (red.acc, red.acc), (a, f"({b})"))
 
 
-def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, into: str = "acc",
+def _fold(spec: KernelSpec, lane: int | str, value: str, vi: str, into: str = "acc",
           best: str | None = None) -> list[str]:
     """Fold ``value`` (index ``vi``) into accumulator ``<into><lane>`` (arg reductions: and its
     index ``best``, default ``best<lane>``)."""
@@ -125,28 +124,27 @@ def _fold(spec: KernelSpec, expr: ExprFn, lane: int | str, value: str, vi: str, 
         take = _arg_take(red.op, red.acc, "v_", "vi_", a, bi)
         return [f"{{ const {acc_t} v_ = {value}; const long vi_ = {vi};",
                 f"  if ({take}) {{ {a} = v_; {bi} = vi_; }} }}"]
-    return [f"{a} = {_step(spec, expr, a, value)};"]
+    return [f"{a} = {_step(spec, a, value)};"]
 
 
 def _indent(block: list[str], depth: int = 1) -> list[str]:
     return ["    " * depth + line for line in block]
 
 
-def _vectorisable(spec: KernelSpec, expr: ExprFn, ops: tuple[str, ...], patterns: str = "c0") -> bool:
+def _vectorisable(spec: KernelSpec, ops: tuple[str, ...], patterns: str = "c0") -> bool:
     """Whether a chunked float32 reduction (one of ``ops``) reads only inputs of ``patterns``
     (contiguous or single-element; with ``"s"``, strided too: rows of unit stride, see
-    :func:`_strided_rows`) through ops with float8 templates (``expr.vector_ops``, or user ops
-    whose float8 overloads compiled: ``lazy.user``), so blocks of ``LANES`` elements load, compute
+    :func:`_strided_rows`) through vector-safe ops (``lazy.table.vector``: float8 templates, or
+    user ops whose float8 overloads compiled), so blocks of ``LANES`` elements load, compute
     and fold as float8. A user fold vectorises where ``sum`` does. Not double8 (see
     ``render.vector_width``)."""
     red = spec.reduce
     assert red is not None
-    vops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
-    fold = user.vector_safe(red.op) and "sum" in ops if user.get(red.op) is not None else \
-        red.op in ops and (red.arg or COMBINE[red.op] in vops)
-    body = all(i.op in vops or user.vector_safe(i.op) for i in spec.body)
+    fold = table.vector(red.op) and "sum" in ops if user.get(red.op) is not None else \
+        red.op in ops and (red.arg or table.vector(COMBINE[red.op]))
+    body = all(table.vector(i.op) for i in spec.body)
     return red.chunked and fold and dts == {_FLOAT32} and body and all(o.pattern in patterns for o in spec.inputs)
 
 
@@ -191,7 +189,7 @@ def _last(counter: str) -> list[str]:
 
 # -- row kernels ---------------------------------------------------------------------------------
 
-def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] | None = None,
+def _lanes(spec: KernelSpec, element: Element, vector: list[str] | None = None,
            tail: bool = False, stride: int = 1, lanes: int = LANES, var: str = "k", end: str = "k1",
            into: str = "acc") -> list[str]:
     """Fold ``var`` over ``[var, end)`` into ``lanes`` lanes ``<into>0..<into>7`` (declared by the
@@ -225,8 +223,8 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
                   f"        const {idx} kb = min({k} + {span}, kc);",
                   f"        {vt} b_v = ({vt})({zero});",
                   f"        for (; {k} + {LANES} <= kb; {k} += {LANES}) {{", *_indent(vector, 3), "        }",
-                  f"        c_v = {_step(spec, expr, 'c_v', 'b_v')};", "    }",
-                  *[f"    {line}" for q in range(LANES) for line in _fold(spec, expr, q, f"c_v.s{q}", "", into)], "}"]
+                  f"        c_v = {_step(spec, 'c_v', 'b_v')};", "    }",
+                  *[f"    {line}" for q in range(LANES) for line in _fold(spec, q, f"c_v.s{q}", "", into)], "}"]
     elif blocked(red):
         lines += [f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
@@ -237,10 +235,10 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "b"), 3)
         lines.append("        }")
         for lane in range(lanes):
-            lines += _indent(_fold(spec, expr, lane, f"b{lane}", "", "u"), 2)
+            lines += _indent(_fold(spec, lane, f"b{lane}", "", "u"), 2)
         lines.append("    }")
         for lane in range(lanes):
-            lines += _indent(_fold(spec, expr, lane, f"u{lane}", "", into))
+            lines += _indent(_fold(spec, lane, f"u{lane}", "", into))
         lines.append("}")
     else:
         lines.append(f"for (; {k} + {step} <= {k1}; {k} += {step}) {{")
@@ -253,17 +251,17 @@ def _lanes(spec: KernelSpec, expr: ExprFn, element: Element, vector: list[str] |
     return lines
 
 
-def _join(spec: KernelSpec, expr: ExprFn, lanes: int) -> list[str]:
+def _join(spec: KernelSpec, lanes: int) -> list[str]:
     """Join lanes ``acc0..`` into ``acc0`` as a tree: (0+1)+(2+3)..."""
     lines, step = [], 1
     while step < lanes:
         for lane in range(0, lanes, 2 * step):
-            lines += _fold(spec, expr, lane, f"acc{lane + step}", f"best{lane + step}")
+            lines += _fold(spec, lane, f"acc{lane + step}", f"best{lane + step}")
         step *= 2
     return lines
 
 
-def _vector_extremes(spec: KernelSpec, expr: ExprFn, vt: str, value_ref: Ref) -> list[str]:
+def _vector_extremes(spec: KernelSpec, vt: str, value_ref: Ref) -> list[str]:
     """Row kernels, float32 max/min/argmax/argmin: fold whole float8 blocks of ``k..k1`` into
     lanes ``acc0..acc7`` (and ``best0..``: lane ``l`` sees indices ``k + l``), leaving the
     tail to the scalar loop. Max/min keep a NaN mask instead of testing each fold."""
@@ -273,7 +271,7 @@ def _vector_extremes(spec: KernelSpec, expr: ExprFn, vt: str, value_ref: Ref) ->
     lines = [f"{vt} acc_v = ({vt})({zero});",
              f"{iv} nn = ({iv})(0);" if not red.arg else f"{iv} bi_v = ({iv})(-1);",
              f"for (; k + {LANES} <= k1; k += {LANES}) {{", f"    const {idx} g = j * K + k;",
-             *vector_values(spec, expr, vt, "    "), f"    const {vt} x_ = {vector_ref(value_ref, vt)};"]
+             *vector_values(spec, vt, "    "), f"    const {vt} x_ = {vector_ref(value_ref, vt)};"]
     if red.arg:
         lines += [f"    const {iv} t_ = {_arg_better(red.op, 'x_', 'acc_v')} | (bi_v < 0);",
                   "    acc_v = select(acc_v, x_, t_);",
@@ -284,14 +282,14 @@ def _vector_extremes(spec: KernelSpec, expr: ExprFn, vt: str, value_ref: Ref) ->
     return lines + [f"acc{lane} = acc_v.s{lane};" for lane in range(LANES)]
 
 
-def render_reduce(spec: KernelSpec, expr: ExprFn) -> str:
+def render_reduce(spec: KernelSpec) -> str:
     """OpenCL source for a reduction ``spec`` (see the module docstring)."""
     assert spec.reduce is not None
     render = _render_groups if spec.reduce.stage in GROUP_STAGES else _render_rows
-    return render(spec, expr) + "\n"
+    return render(spec) + "\n"
 
 
-def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
+def _render_rows(spec: KernelSpec) -> str:
     """A row kernel (see the module docstring); stage ``rows`` finishes its outputs itself."""
     red = spec.reduce
     assert red is not None
@@ -310,36 +308,36 @@ def _render_rows(spec: KernelSpec, expr: ExprFn) -> str:
     value_ref = spec.outputs[0][1]
 
     def element(lane: int, offset: str, into: str) -> list[str]:
-        body, dtypes = value_lines(spec, expr, pad="    ")
+        body, dtypes = value_lines(spec, pad="    ")
         vi = f"k{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["{", f"    const {idx} g = j * K + k{offset};", *body,
-                *_indent(_fold(spec, expr, lane, value, vi, into)), "}"]
+                *_indent(_fold(spec, lane, value, vi, into)), "}"]
 
     lines.append(f"    const {idx} C = (K + P - 1) / P, k0 = (p - j * P) * C, k1 = min(k0 + C, K);")
     lines.append(f"    {idx} k = k0;")
     if spec.strided:
-        lines += _indent(_strided_rows(spec, expr))
-        return _finish_rows(spec, expr, lines, reset)
+        lines += _indent(_strided_rows(spec))
+        return _finish_rows(spec, lines, reset)
     vector, tail = None, False
     vt = f"{acc_t}{LANES}"
-    if _vectorisable(spec, expr, ("sum", "prod")):
-        vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, expr, vt, "    "),
-                  f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
-    elif _vectorisable(spec, expr, ("max", "min") + (("argmax", "argmin") if idx == "int" else ())):
-        lines += _indent(_vector_extremes(spec, expr, vt, value_ref))
+    if _vectorisable(spec, ("sum", "prod")):
+        vector = ["{", f"    const {idx} g = j * K + k;", *vector_values(spec, vt, "    "),
+                  f"    b_v = {_step(spec, 'b_v', vector_ref(value_ref, vt))};", "}"]
+    elif _vectorisable(spec, ("max", "min") + (("argmax", "argmin") if idx == "int" else ())):
+        lines += _indent(_vector_extremes(spec, vt, value_ref))
         tail = True
-    lines += _indent(_lanes(spec, expr, element, vector, tail))
-    return _finish_rows(spec, expr, lines, reset)
+    lines += _indent(_lanes(spec, element, vector, tail))
+    return _finish_rows(spec, lines, reset)
 
 
-def _finish_rows(spec: KernelSpec, expr: ExprFn, lines: list[str], reset: Callable[[], list[str]]) -> str:
+def _finish_rows(spec: KernelSpec, lines: list[str], reset: Callable[[], list[str]]) -> str:
     """Join a row kernel's lanes and store the result (stage ``first``), or publish the partial
     and let the output's last work-item fold its ``P`` partials (stage ``rows``)."""
     red = spec.reduce
     assert red is not None
     idx = spec.index
-    lines += _indent(_join(spec, expr, LANES))
+    lines += _indent(_join(spec, LANES))
     if red.stage != "rows":
         lines += _indent(_final(spec, "acc0", "best0", "p"))
         return "\n".join(lines + ["}"])
@@ -348,14 +346,14 @@ def _finish_rows(spec: KernelSpec, expr: ExprFn, lines: list[str], reset: Callab
     lines += _last("j")
 
     def partial(lane: int, offset: str, into: str) -> list[str]:
-        return _fold(spec, expr, lane, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
+        return _fold(spec, lane, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
 
-    finish = [*reset(), f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, expr, partial),
-              *_join(spec, expr, LANES), *_final(spec, "acc0", "best0", "j")]
+    finish = [*reset(), f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, partial),
+              *_join(spec, LANES), *_final(spec, "acc0", "best0", "j")]
     return "\n".join(lines + ["    {", *_indent(finish, 2), "    }", "}"])
 
 
-def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
+def _strided_rows(spec: KernelSpec) -> list[str]:
     """A row kernel's run ``[k, k1)`` over strided inputs, one row of the index space's innermost
     dimension at a time: each row's strided inputs get a base offset ``in<i>_r`` from the
     coordinates (stepped per row, no division), and the row's elements fold through
@@ -382,27 +380,27 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
         def at(spec: KernelSpec, op: Operand, name: str) -> str:
             return {"c": f"{name}_o + g", "0": f"{name}_o"}.get(op.pattern, f"{name}_r + (e{offset}) * {name}_s{r - 1}")
 
-        body, dtypes = value_lines(spec, expr, pad="    ", stepped=True, index=at)
+        body, dtypes = value_lines(spec, pad="    ", stepped=True, index=at)
         vi = f"k + e{offset}" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
         return ["{", f"    const {idx} g = j * K + k + e{offset};", *body,
-                *_indent(_fold(spec, expr, lane, value, vi, target)), "}"]
+                *_indent(_fold(spec, lane, value, vi, target)), "}"]
 
     row = [f"const {idx} e1 = " + (f"min(d{r - 1} - c{r - 1}, k1 - k);" if r > 1 else "k1 - k;")]
     row += [f"const {idx} in{i}_r = in{i}_o + " + " + ".join(f"c{d} * in{i}_s{d}" for d in range(r)) + ";"
             for i in strided]
     row.append(f"{idx} e = 0;")
-    lanes = _lanes(spec, expr, element, var="e", end="e1", into=into)
+    lanes = _lanes(spec, element, var="e", end="e1", into=into)
     lines = coordinates(spec, "j * K + k0")
-    if _vectorisable(spec, expr, ("sum",), "cs0"):  # rows of unit stride: float8 loads, the same folds
+    if _vectorisable(spec, ("sum",), "cs0"):  # rows of unit stride: float8 loads, the same folds
         def at(spec: KernelSpec, op: Operand, name: str) -> str:
             return f"{name}_o + g" if op.pattern == "c" else f"{name}_r + e"
 
         vt = f"{acc_t}{LANES}"
-        vector = ["{", f"    const {idx} g = j * K + k + e;", *vector_values(spec, expr, vt, "    ", index=at),
-                  f"    b_v = {_step(spec, expr, 'b_v', vector_ref(value_ref, vt))};", "}"]
+        vector = ["{", f"    const {idx} g = j * K + k + e;", *vector_values(spec, vt, "    ", index=at),
+                  f"    b_v = {_step(spec, 'b_v', vector_ref(value_ref, vt))};", "}"]
         lines.append("const int unit = " + " && ".join(f"in{i}_s{r - 1} == 1" for i in strided) + ";")
-        row += ["if (unit) {", *_indent(_lanes(spec, expr, element, vector, var="e", end="e1", into=into)),
+        row += ["if (unit) {", *_indent(_lanes(spec, element, vector, var="e", end="e1", into=into)),
                 "} else {", *_indent(lanes), "}"]
     else:
         row += lanes
@@ -410,20 +408,20 @@ def _strided_rows(spec: KernelSpec, expr: ExprFn) -> list[str]:
         lines += [f"{acc_t} r{lane} = {zero};" for lane in range(LANES)] + [f"{idx} nr = 0;"]
         row += [f"{{ const {acc_t} r_ = r0; " + " ".join(f"r{q} = r{q + 1};" for q in range(LANES - 1))
                 + f" r{LANES - 1} = r_; }}", "nr += e1;", f"if (nr >= {LANES * BLOCK * BLOCK}) {{",
-                *_indent([line for q in range(LANES) for line in _fold(spec, expr, q, f"r{q}", "")]),
+                *_indent([line for q in range(LANES) for line in _fold(spec, q, f"r{q}", "")]),
                 *_indent([f"r{q} = {zero};" for q in range(LANES)] + ["nr = 0;"]), "}"]
     row.append("k += e1;")
     if r > 1:
         row += [f"c{r - 1} = 0;", advance(r - 1)]
     lines += ["while (k < k1) {  /* one row of the innermost dimension */", *_indent(row), "}"]
     if sums:
-        lines += [line for q in range(LANES) for line in _fold(spec, expr, q, f"r{q}", "")]
+        lines += [line for q in range(LANES) for line in _fold(spec, q, f"r{q}", "")]
     return lines
 
 
 # -- group kernels -------------------------------------------------------------------------------
 
-def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
+def _render_groups(spec: KernelSpec) -> str:
     """A one-launch row kernel for CPU runtimes that vectorise across work-items (the ``item`` form):
     task ``t`` (part ``t % P`` of output ``j = t / P``, a contiguous run ``[k0, k1)``) goes to a
     work-group, whose first ``GROUP`` work-items walk it interleaved (lane ``v`` reads
@@ -446,10 +444,10 @@ def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
     W = GROUP
 
     def element(into: str) -> list[str]:
-        body, dtypes = value_lines(spec, expr, pad="    ")
+        body, dtypes = value_lines(spec, pad="    ")
         vi = "k" if index_ref is None or index_ref[0] == "idx" else ref_name(index_ref)
         value = cast(dtypes[value_ref], red.acc, ref_name(value_ref))
-        return ["{", f"    const {idx} g = j * K + k;", *body, *_indent(_fold(spec, expr, 0, value, vi, into)), "}"]
+        return ["{", f"    const {idx} g = j * K + k;", *body, *_indent(_fold(spec, 0, value, vi, into)), "}"]
 
     def lane(v: str) -> list[str]:
         """Lane ``v`` folds its elements of the task into ``sh[v]`` (``shi[v]``)."""
@@ -459,9 +457,9 @@ def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
                      *_indent(element("b"), 2), "    }"]
             out += [f"for (; i + {BLOCK * BLOCK} <= R; i += {BLOCK * BLOCK}) {{", f"    {acc_t} u0 = {zero};",
                     f"    for (int c = 0; c < {BLOCK}; c++) {{", *_indent(inner),
-                    *_indent(_fold(spec, expr, 0, "b0", "", "u"), 2), "    }",
-                    *_indent(_fold(spec, expr, 0, "u0", "")), "}",
-                    f"for (; i + {BLOCK} <= R; i += {BLOCK}) {{", *inner, *_indent(_fold(spec, expr, 0, "b0", "")), "}"]
+                    *_indent(_fold(spec, 0, "b0", "", "u"), 2), "    }",
+                    *_indent(_fold(spec, 0, "u0", "")), "}",
+                    f"for (; i + {BLOCK} <= R; i += {BLOCK}) {{", *inner, *_indent(_fold(spec, 0, "b0", "")), "}"]
         out += [f"for (; i < R; i++, k += {W}) {{", *_indent(element("acc")), "}",
                 "if (k < k1) {", *_indent(element("acc")), "}",
                 f"sh[{v}] = acc0;" + (f" shi[{v}] = best0;" if arg else "")]
@@ -479,16 +477,16 @@ def _render_groups(spec: KernelSpec, expr: ExprFn) -> str:
             *_indent(lane("l"), 2), "    }", "} else {", f"    for (int v = l; v < {W}; v += L) {{",
             *_indent(lane("v"), 2), "    }", "}", "barrier(CLK_LOCAL_MEM_FENCE);"]
     reset = [f"{acc_t} acc{v} = sh[{v}];" + (f" long best{v} = shi[{v}];" if arg else "") for v in range(W)]
-    first = [*reset, *_join(spec, expr, W)]
+    first = [*reset, *_join(spec, W)]
     if red.stage == "group":
         first += _final(spec, "acc0", "best0", "j")
     else:
         def partial(ln: int, offset: str, into: str) -> list[str]:
-            return _fold(spec, expr, ln, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
+            return _fold(spec, ln, f"part[j * P + k{offset}]", f"part_i[j * P + k{offset}]", into)
 
         zeros = [f"{acc_t} acc{v} = {zero};" + (f" long best{v} = -1;" if arg else "") for v in range(LANES)]
-        finish = [*zeros, f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, expr, partial),
-                  *_join(spec, expr, LANES), *_final(spec, "acc0", "best0", "j")]
+        finish = [*zeros, f"{idx} k = 0;", f"const {idx} k1 = P;", *_lanes(spec, partial),
+                  *_join(spec, LANES), *_final(spec, "acc0", "best0", "j")]
         first += ["part[t] = acc0;" + (" part_i[t] = best0;" if arg else ""), "mem_fence(CLK_GLOBAL_MEM_FENCE);",
                   "if (atomic_inc(done + j) == P - 1) {", "    mem_fence(CLK_GLOBAL_MEM_FENCE);", "    done[j] = 0;",
                   "    {", *_indent(finish, 2), "    }", "}"]

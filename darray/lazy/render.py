@@ -1,5 +1,6 @@
 """Render a :class:`KernelSpec` as OpenCL C: each work-item handles ``ch`` consecutive elements
-(a contiguous run on CPU devices, one element on GPUs); sizes are arguments, never source."""
+(a contiguous run on CPU devices, one element on GPUs); sizes are arguments, never source. Each
+op's C code and vector safety come from its row in ``lazy.table`` (table and user ops alike)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -9,11 +10,10 @@ from importlib import resources
 import numpy as np
 
 from ..dtypes import ctype, real_dtype
-from . import user
-from .spec import Instr, KernelSpec, Operand, Ref
+from . import table, user
+from .spec import KernelSpec, Operand, Ref
 
 KERNEL_NAME = "elementwise"
-ExprFn = Callable[[Instr, tuple[np.dtype, ...], tuple[str, ...]], str]
 
 
 @cache
@@ -130,7 +130,7 @@ def advance(rank: int) -> str:
     return code
 
 
-def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool = False,
+def value_lines(spec: KernelSpec, pad: str = "    ", stepped: bool = False,
                 index: Callable[[KernelSpec, Operand, str], str] = _index,
                 load: Callable[[int, Operand], str] | None = None,
                 skip: frozenset[Ref] = frozenset()) -> tuple[list[str], dict[Ref, np.dtype]]:
@@ -149,11 +149,11 @@ def value_lines(spec: KernelSpec, expr: ExprFn, pad: str = "    ", stepped: bool
             value = load(k, op) if load else f"in{k}[{index(spec, op, f'in{k}')}]"
             lines.append(f"const {ctype(op.dtype)} v{k} = {value};")
     dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
-    lines += body_lines(spec, expr, dtypes, skip)
+    lines += body_lines(spec, dtypes, skip)
     return [pad + line for line in lines], dtypes
 
 
-def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype], skip: frozenset[Ref] = frozenset(),
+def body_lines(spec: KernelSpec, dtypes: dict[Ref, np.dtype], skip: frozenset[Ref] = frozenset(),
                only: frozenset[Ref] | None = None) -> list[str]:
     """The SSA steps ``const T t<k> = ...;`` of ``spec`` (scalar code), but those in ``skip`` (or
     only those in ``only``). ``dtypes`` holds the inputs' dtypes and gains the scalars' and each step's."""
@@ -165,8 +165,7 @@ def body_lines(spec: KernelSpec, expr: ExprFn, dtypes: dict[Ref, np.dtype], skip
             continue
         arg_dts = tuple(dtypes[a] for a in ins.args)
         names = tuple(ref_name(a) for a in ins.args)
-        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else \
-            user.call(ins.op, names) or expr(ins, arg_dts, names)
+        code = cast(arg_dts[0], ins.dtype, names[0]) if ins.op == "cast" else table.c(ins, arg_dts, names)
         lines.append(f"const {ctype(ins.dtype)} t{k} = {code};")
     return lines
 
@@ -188,26 +187,25 @@ WIDTH = 8  # float8 through the float8_u type of elementwise.h (PoCL 3.0: vload1
 GPU_WIDTH = 4  # elements per work-item of the gpu form's vector kernels (float4 loads and stores)
 
 
-def vector_width(spec: KernelSpec, expr: ExprFn, strided: bool = False) -> int:
+def vector_width(spec: KernelSpec, strided: bool = False) -> int:
     """8 when every operand is contiguous or a single element (``strided``: or strided, for the
-    tiled form's unit-stride rows), all float32, and every op has a vector-safe template
-    (``expr.vector_ops``); else 1 (scalar code only). Not double8: PoCL
-    (AVX2, no AVX-512) builds it once, but a program reloaded from a binary (its own kernel
-    cache, or ours on disk) then has no kernels (CL_INVALID_KERNEL_NAME in the next process)."""
-    ops: frozenset[str] = getattr(expr, "vector_ops", frozenset())
+    tiled form's unit-stride rows), all float32, and every op is vector-safe (``table.vector``);
+    else 1 (scalar code only). Not double8: PoCL (AVX2, no AVX-512) builds it once, but a
+    program reloaded from a binary (its own kernel cache, or ours on disk) then has no kernels
+    (CL_INVALID_KERNEL_NAME in the next process)."""
     dts = {o.dtype for o in spec.operands} | {i.dtype for i in spec.body} | set(spec.scalars)
     if len(dts) != 1 or next(iter(dts)) != _FLOAT32 or spec.reduce is not None:
         return 1
     if (not strided and any(o.pattern == "s" for o in spec.operands)) or \
-            not all(i.op in ops or user.vector_safe(i.op) for i in spec.body):
+            not all(table.vector(i.op) for i in spec.body):
         return 1
     return WIDTH
 
 
-def gpu_width(spec: KernelSpec, expr: ExprFn) -> int:
+def gpu_width(spec: KernelSpec) -> int:
     """Elements per work-item of ``spec`` in the gpu form: GPU_WIDTH (one float4 each) when the
     kernel vectorises (:func:`vector_width`), else 1."""
-    return GPU_WIDTH if vector_width(spec, expr) > 1 else 1
+    return GPU_WIDTH if vector_width(spec) > 1 else 1
 
 
 def _at_g(spec: KernelSpec, op: Operand, name: str) -> str:
@@ -215,12 +213,12 @@ def _at_g(spec: KernelSpec, op: Operand, name: str) -> str:
     return f"{name}_o + g"
 
 
-def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
+def vector_values(spec: KernelSpec, vt: str, pad: str,
                   index: Callable[[KernelSpec, Operand, str], str] = _at_g,
                   strided_load: Callable[[int], str] | None = None) -> list[str]:
     """Vector loads at ``index`` (contiguous runs, element-aligned ``vt``; a strided input ``k``
-    as ``strided_load(k)`` when given) and the SSA body on vectors of type ``vt`` (user ops
-    through their vector overloads, scalar arguments widened)."""
+    as ``strided_load(k)`` when given) and the SSA body on vectors of type ``vt`` (scalar
+    arguments widened for the ops that take vectors only: ``table.widen``, user ops' overloads)."""
     lines = []
     dtypes: dict[Ref, np.dtype] = {("sc", k): dt for k, dt in enumerate(spec.scalars)}
     for k, op in enumerate(spec.inputs):
@@ -233,8 +231,9 @@ def vector_values(spec: KernelSpec, expr: ExprFn, vt: str, pad: str,
         lines.append(f"{pad}const {vt} v{k} = {load};")
         dtypes[("in", k)] = op.dtype
     for k, ins in enumerate(spec.body):
-        code = user.call(ins.op, [vector_ref(a, vt) for a in ins.args]) or \
-            expr(ins, tuple(dtypes[a] for a in ins.args), tuple(ref_name(a) for a in ins.args))
+        widen = table.widen(ins.op)
+        names = tuple(vector_ref(a, vt) if widen else ref_name(a) for a in ins.args)
+        code = table.c(ins, tuple(dtypes[a] for a in ins.args), names)
         lines.append(f"{pad}const {vt} t{k} = {code};")
         dtypes[("t", k)] = ins.dtype
     return lines
@@ -245,16 +244,16 @@ def vector_ref(ref: Ref, vt: str) -> str:
     return ref_name(ref) if ref[0] != "sc" else f"({vt})({ref_name(ref)})"
 
 
-def _vector_body(spec: KernelSpec, expr: ExprFn, width: int, pad: str) -> list[str]:
+def _vector_body(spec: KernelSpec, width: int, pad: str) -> list[str]:
     """Vector loads, ops and stores of the ``width`` elements at ``g`` (contiguous operands)."""
     vt = f"{ctype(spec.operands[0].dtype)}{width}"
-    return [*vector_values(spec, expr, vt, pad),
+    return [*vector_values(spec, vt, pad),
             *[f"{pad}*(__global {vt}_u*)(out{k} + out{k}_o + g) = {vector_ref(ref, vt)};"
               for k, (_, ref) in enumerate(spec.outputs)]]
 
 
-def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = False) -> str:
-    """OpenCL source for an elementwise ``spec``; ``expr(instr, arg_dtypes, args)`` gives each op's C code.
+def render(spec: KernelSpec, chunked: bool = True, gpu: bool = False) -> str:
+    """OpenCL source for an elementwise ``spec``.
 
     ``chunked`` (CPU devices): each work-item runs ``ch`` consecutive elements, contiguous
     float kernels of vector-safe ops in float8 blocks first (PoCL does not vectorise scalar
@@ -266,43 +265,43 @@ def render(spec: KernelSpec, expr: ExprFn, chunked: bool = True, gpu: bool = Fal
     lines = prologue(spec) + [signature(spec, KERNEL_NAME)]
     idx = spec.index
     if chunked and tiled(spec):
-        return "\n".join(lines + _tiled(spec, expr)) + "\n"
+        return "\n".join(lines + _tiled(spec)) + "\n"
     if chunked:
         lines.append(f"    const {idx} start = get_global_id(0) * ch, end = min(start + ch, n);")
         lines.append(f"    {idx} g = start;")
-        if vector_width(spec, expr) > 1:
-            lines += [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *_vector_body(spec, expr, WIDTH, "        "),
+        if vector_width(spec) > 1:
+            lines += [f"    for (; g + {WIDTH} <= end; g += {WIDTH}) {{", *_vector_body(spec, WIDTH, "        "),
                       "    }"]
         else:
             hoisted = uniform(spec)
             lines += [f"    const {ctype(op.dtype)} v{k} = in{k}[in{k}_o];" for k, op in enumerate(spec.inputs)
                       if ("in", k) in hoisted]
             dtypes: dict[Ref, np.dtype] = {("in", k): op.dtype for k, op in enumerate(spec.inputs)}
-            lines += ["    " + line for line in body_lines(spec, expr, dtypes, only=hoisted)]
+            lines += ["    " + line for line in body_lines(spec, dtypes, only=hoisted)]
             lines.append("    for (; g < end; g++) {")
-            lines += _element(spec, expr, "        ", _index, skip=hoisted)
+            lines += _element(spec, "        ", _index, skip=hoisted)
             lines.append("    }\n}")
             return "\n".join(lines) + "\n"
         lines.append("    for (; g < end; g++) {")
-    elif gpu and (w := gpu_width(spec, expr)) > 1:
+    elif gpu and (w := gpu_width(spec)) > 1:
         lines += [f"    const {idx} first = get_global_id(0) * {w};",
                   f"    if (first + {w} <= n) {{", f"        const {idx} g = first;",
-                  *_vector_body(spec, expr, w, "        "), "        return;", "    }",
+                  *_vector_body(spec, w, "        "), "        return;", "    }",
                   f"    for ({idx} g = first; g < n; g++) {{"]
     else:
         lines.append(f"    const {idx} g = get_global_id(0);")
         lines.append("    if (g < n) {")
-    lines += _element(spec, expr, "        ", _index)
+    lines += _element(spec, "        ", _index)
     lines.append("    }\n}")
     return "\n".join(lines) + "\n"
 
 
-def _element(spec: KernelSpec, expr: ExprFn, pad: str, index: Callable[[KernelSpec, Operand, str], str],
+def _element(spec: KernelSpec, pad: str, index: Callable[[KernelSpec, Operand, str], str],
              stepped: bool = False, load: Callable[[int, Operand], str] | None = None,
              skip: frozenset[Ref] = frozenset()) -> list[str]:
     """The loads (``load(k, operand)``, else at ``index``), body and stores of the element at
     ``g`` (outputs addressed by ``index``); ``skip``: values computed before the loop."""
-    body, dtypes = value_lines(spec, expr, pad=pad, stepped=stepped, index=index, load=load, skip=skip)
+    body, dtypes = value_lines(spec, pad=pad, stepped=stepped, index=index, load=load, skip=skip)
     for k, (op, ref) in enumerate(spec.outputs):
         body.append(f"{pad}out{k}[{index(spec, op, f'out{k}')}] = {cast(dtypes[ref], op.dtype, ref_name(ref))};")
     return body
@@ -318,7 +317,7 @@ def tiled(spec: KernelSpec) -> bool:
     return spec.reduce is None and spec.strided and spec.rank >= 2
 
 
-def tile_shape(spec: KernelSpec, expr: ExprFn, strides: Sequence[tuple[int, ...]], ch: int) -> tuple[int, int]:
+def tile_shape(spec: KernelSpec, strides: Sequence[tuple[int, ...]], ch: int) -> tuple[int, int]:
     """(rows, columns) of the tiles of a tiled kernel whose operands have ``strides``: tall
     ``TALL_TILE`` tiles when the float8 transposed blocks apply (every strided input transposed,
     every strided output row-major, not all rows contiguous: the transposed reads of a tile's 16
@@ -327,7 +326,7 @@ def tile_shape(spec: KernelSpec, expr: ExprFn, strides: Sequence[tuple[int, ...]
     strided = [(k, st) for k, (op, st) in enumerate(zip(spec.operands, strides)) if op.pattern == "s"]
     unit_rows = all(st[r - 1] == 1 for _, st in strided)  # the kernel's contiguous-rows branch
     transposed = all(st[r - 1 if k < nout else r - 2] == 1 for k, st in strided)
-    return TALL_TILE if transposed and not unit_rows and vector_width(spec, expr, strided=True) > 1 \
+    return TALL_TILE if transposed and not unit_rows and vector_width(spec, strided=True) > 1 \
         else (TILE_ROWS, ch)
 
 
@@ -340,7 +339,7 @@ def tiles(shape: tuple[int, ...], rows: int, cols: int) -> int:
     return outer * -(-shape[-2] // rows) * -(-shape[-1] // cols)
 
 
-def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
+def _tiled(spec: KernelSpec) -> list[str]:
     """The tiled form: work-item t takes an ``rh`` x ``ch`` tile of the last two axes (rows
     ``c{r-2}``, columns ``c{r-1}``) at index t of the others; every element's address is a row
     base plus a column (no division per element).
@@ -369,13 +368,13 @@ def _tiled(spec: KernelSpec, expr: ExprFn) -> list[str]:
     lines += [f"    const {idx} {name}_q = {name}_o" + "".join(f" + c{d} * {name}_s{d}" for d in range(r - 2)) + ";"
               for name in strided]
     lines.append(f"    if ({' && '.join(f'{name}_s{r - 1} == 1' for name in strided)}) {{")
-    lines += ["        " + line for line in _unit_rows(spec, expr, strided)]
+    lines += ["        " + line for line in _unit_rows(spec, strided)]
     lines.append("    } else {")
-    lines += ["        " + line for line in _blocks(spec, expr)]
+    lines += ["        " + line for line in _blocks(spec)]
     return lines + ["    }", "}"]
 
 
-def _unit_rows(spec: KernelSpec, expr: ExprFn, strided: list[str]) -> list[str]:
+def _unit_rows(spec: KernelSpec, strided: list[str]) -> list[str]:
     """The tile's rows as contiguous runs (every strided operand's column stride is 1)."""
     idx, r = spec.index, spec.rank
     row_c, col_c = f"c{r - 2}", f"c{r - 1}"
@@ -387,18 +386,18 @@ def _unit_rows(spec: KernelSpec, expr: ExprFn, strided: list[str]) -> list[str]:
              f"    const {idx} row = (t * R + {row_c}) * C;",
              *[f"    const {idx} {name}_r = {name}_q + {row_c} * {name}_s{r - 2};" for name in strided],
              f"    {idx} {col_c} = cb;"]
-    if vector_width(spec, expr, strided=True) > 1:  # float8 runs
+    if vector_width(spec, strided=True) > 1:  # float8 runs
         vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
         lines += [f"    for (; {col_c} + {WIDTH} <= ce; {col_c} += {WIDTH}) {{",
                   f"        const {idx} g = row + {col_c};",
-                  *vector_values(spec, expr, vt, "        ", at),
+                  *vector_values(spec, vt, "        ", at),
                   *[f"        *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
                     for k, (op, ref) in enumerate(spec.outputs)], "    }"]
     return lines + [f"    for (; {col_c} < ce; {col_c}++) {{", f"        const {idx} g = row + {col_c};",
-                    *_element(spec, expr, "        ", at, stepped=True), "    }", "}"]
+                    *_element(spec, "        ", at, stepped=True), "    }", "}"]
 
 
-def _blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
+def _blocks(spec: KernelSpec) -> list[str]:
     """The tile in TILE_ROWS-wide blocks: inputs loaded column by column into private blocks,
     then computed and stored row by row."""
     idx, r, b = spec.index, spec.rank, TILE_ROWS
@@ -412,7 +411,7 @@ def _blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
     inputs = [(k, op) for k, op in enumerate(spec.inputs) if op.pattern != "0"]
     cell = f"[{row_c} - ib][{col_c} - jb]"
     flat = f"const {idx} g = (t * R + {row_c}) * C + {col_c};"
-    return _transposed_blocks(spec, expr) + [f"for ({idx} jb = cb; jb < ce; jb += {b})",
+    return _transposed_blocks(spec) + [f"for ({idx} jb = cb; jb < ce; jb += {b})",
             f"for ({idx} ib = rb; ib < re; ib += {b}) {{",
             f"    const {idx} je = min(jb + {b}, ce), ie = min(ib + {b}, re);",
             *[f"    {ctype(op.dtype)} b{k}[{b}][{b}];" for k, op in inputs],
@@ -424,19 +423,19 @@ def _blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
             f"    for ({idx} {row_c} = ib; {row_c} < ie; {row_c}++)",
             f"        for ({idx} {col_c} = jb; {col_c} < je; {col_c}++) {{",
             f"            {flat}",
-            *_element(spec, expr, "            ", at, stepped=True,
+            *_element(spec, "            ", at, stepped=True,
                       load=lambda k, op: f"b{k}{cell}" if op.pattern != "0" else f"in{k}[in{k}_o]"),
             "        }",
-            "}", *(["}"] if vector_width(spec, expr, strided=True) > 1 else [])]
+            "}", *(["}"] if vector_width(spec, strided=True) > 1 else [])]
 
 
-def _transposed_blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
+def _transposed_blocks(spec: KernelSpec) -> list[str]:
     """For float32 bodies that vectorise, the opening of a branch taken when every strided input
     is transposed (row stride 1), every strided output has column stride 1 and the tile is
     whole 8 x 8 blocks: each block loads 8 columns of each input as float8, turns them into
     rows with component moves, and computes and stores 8 rows of float8; the caller's blocks
     are the ``else`` branch (closed by the caller). Empty otherwise."""
-    if vector_width(spec, expr, strided=True) == 1:
+    if vector_width(spec, strided=True) == 1:
         return []
     idx, r, w = spec.index, spec.rank, WIDTH
     vt = f"{ctype(spec.operands[0].dtype)}{w}"
@@ -457,7 +456,7 @@ def _transposed_blocks(spec: KernelSpec, expr: ExprFn) -> list[str]:
             return f"({vt})({', '.join(f'k{k}_{j}.s{i}' for j in range(w))})"
 
         lines += ["        {", f"            const {idx} g = (t * R + ib + {i}) * C + jb;",
-                  *vector_values(spec, expr, vt, "            ", at, row),
+                  *vector_values(spec, vt, "            ", at, row),
                   *[f"            *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
                     for k, (op, ref) in enumerate(spec.outputs)], "        }"]
     return lines + ["    }", "} else {"]

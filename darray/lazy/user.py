@@ -3,16 +3,18 @@
 families and never imports them (the one import direction).
 
 A user op is a C helper function (the user's preamble first) that the renderer places before
-the generated kernel and calls by name, so the user's names never meet the kernel's. Graph
-nodes name it as their op: an elementwise body fuses like any table op (never on the host
-path: ``graph.node`` marks it not exact). A reduction op also carries the C expression of its
-identity and, optionally, a post-map helper applied to each folded result.
+the generated kernel and calls by name, so the user's names never meet the kernel's; its
+registration makes its facts known to ``lazy.table`` (its C call, its vector safety) like a
+table op's, so the renderer looks every op up the same way. Graph nodes name it as their op:
+an elementwise body fuses like any table op (never on the host path: ``graph.node`` marks it
+not exact). A reduction op also carries the C expression of its identity and, optionally, a
+post-map helper applied to each folded result.
 
 Vector path: an op whose ``vector`` text is set (all-float32 signatures) has overloads of its
 helper on float4 and float8 as well; the first kernel that could use them builds that text
-once alone (:func:`decide`), and only when it compiles is the op vector-safe: kernels then
-fold it in float8 blocks like the table's vector-safe ops (else the scalar code, never an
-error of the user's call). The decision is cached per op for the process.
+once alone (:func:`decide`), and only when it compiles is the op vector-safe (its table row
+says so): kernels then fold it in float8 blocks like the table's vector-safe ops (else the
+scalar code, never an error of the user's call). The decision is cached per op for the process.
 
 Ordered ops (``index``: the body reads its element index ``i`` and the output size; ``raw``:
 argument positions passed as whole arrays, ``__global const T*`` to their first element) are
@@ -22,10 +24,13 @@ output, C order).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .spec import KernelSpec
+import numpy as np
+
+from . import table
+from .spec import Instr, KernelSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +62,25 @@ _vector: dict[str, bool] = {}  # op name -> whether its vector overloads compile
 
 
 def register(name: str, op: UserOp) -> None:
-    """Make op ``name`` known to the renderer (the same name always carries the same source)."""
+    """Make op ``name`` known to the renderer (the same name always carries the same source):
+    its facts in ``lazy.table``, vector-safe once :func:`decide` found its overloads compile."""
     _ops[name] = op
+    _facts(name)
+
+
+def _facts(name: str) -> None:
+    """Register user op ``name``'s facts in ``lazy.table`` (with its vector decision so far)."""
+    op = _ops[name]
+
+    def c(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) -> str:
+        return _call(op, args)
+
+    table.register(name, table.OpFacts(c, vector=_vector.get(name, False), widen=True))
 
 
 def get(name: str) -> UserOp | None:
     """The user op ``name``, None for a table op."""
     return _ops.get(name)
-
-
-def vector_safe(name: str) -> bool:
-    """Whether user op ``name`` has float4/float8 overloads that compiled (see :func:`decide`)."""
-    return _vector.get(name, False)
 
 
 def ordered(name: str) -> bool:
@@ -91,14 +103,12 @@ def decide(spec: KernelSpec, build: Callable[[str], object]) -> None:
             _vector[name] = True
         except Exception:  # noqa: BLE001 (any build failure: the scalar path, the user's call never fails here)
             _vector[name] = False
+        _facts(name)
 
 
-def call(name: str, args: Iterable[str]) -> str | None:
-    """The C call of user op ``name`` on ``args`` (value names ``v<k>`` of raw positions become
-    pointers ``in<k> + in<k>_o``; an ordered op also gets ``g`` and ``n``); None for a table op."""
-    op = _ops.get(name)
-    if op is None:
-        return None
+def _call(op: UserOp, args: tuple[str, ...]) -> str:
+    """The C call of ``op`` on ``args`` (value names ``v<k>`` of raw positions become pointers
+    ``in<k> + in<k>_o``; an ordered op also gets ``g`` and ``n``)."""
     names = [f"in{a[1:]} + in{a[1:]}_o" if k in op.raw else a for k, a in enumerate(args)]
     if op.index:
         names += ["(long)g", "(long)n"]
@@ -110,5 +120,5 @@ def sources(spec: KernelSpec) -> list[str]:
     helpers (with their vector overloads where they compiled), each once."""
     names = [i.op for i in spec.body] + ([spec.reduce.op] if spec.reduce is not None else [])
     ops = [(name, op) for name, op in ((n, _ops.get(n)) for n in names) if op is not None]
-    texts = [op.vector if op.vector and vector_safe(name) else op.source for name, op in ops]
+    texts = [op.vector if table.vector(name) else op.source for name, op in ops]
     return list(dict.fromkeys([op.preamble for _, op in ops if op.preamble] + texts))

@@ -6,12 +6,14 @@ promotion matches NumPy 2 exactly), and the OpenCL C expression per kind of the 
 input dtypes: ``b`` bool, ``i`` signed, ``u`` unsigned, ``f`` float, ``c`` complex, ``iu``
 and ``ui`` for mixed signed/unsigned pairs, ``*`` any. Placeholders: ``{0}``.. the
 arguments, ``{T}`` the C type of the first argument, ``{U}`` its unsigned twin, ``{R}`` the
-component type of a complex.
+component type of a complex. Each row's facts (its C expression, whether its float template is
+vector-safe, the NumPy function the host engine computes it with) go to ``lazy.table``.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,35 @@ def _clip(x: Any, lo: Any, hi: Any, out: np.ndarray | None = None) -> Any:
     return out
 
 
+def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
+    """numpy.power, but a negative integer exponent gives 0 (+-1 for bases +-1), as the OpenCL kernel."""
+    if exp.dtype.kind != "i" or not (exp < 0).any():
+        return np.power(base, exp)
+    base, exp = np.broadcast_arrays(base, exp)
+    out = np.power(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
+    neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
+    return np.where(exp < 0, neg.astype(out.dtype), out)
+
+
+def _expm1(x: np.ndarray) -> np.ndarray:
+    """numpy.expm1 with the Array API's complex special values where NumPy's formula differs, as
+    complex.h's cexpm1: +0 + 0j at +-0 + 0j, NaN + 0j at NaN + 0j, inf + 0j at inf + 0j, -1 +- 0j
+    at -inf + iy, inf + NaN j at inf + i(inf or NaN)."""
+    out = np.array(np.expm1(x))
+    if out.dtype.kind != "c":
+        return out
+    re, im = x.real, x.imag
+    axis = im == 0
+    out.real[axis] = np.where(re[axis] == 0, 0, np.expm1(re[axis]))
+    out.imag[axis] = im[axis]
+    low = np.isneginf(re) & ~axis
+    out.real[low] = -1
+    out.imag[low] = np.copysign(0, np.where(np.isfinite(im[low]), np.sin(im[low]), im[low]))
+    high = np.isposinf(re) & ~np.isfinite(im)
+    out.real[high], out.imag[high] = re[high], im[high] - im[high]
+    return out
+
+
 def _floating(x: Any) -> np.ndarray:
     """``x`` converted to the float dtype NumPy's ``exp`` computes it in (before any negation)."""
     x = np.asarray(x)
@@ -54,9 +85,10 @@ class Op:
     input dtype; ``"round"`` too, but bool gives float16 (``numpy.round``); ``"promote"`` uses
     darray's result_type of all args; ``"real"`` gives the real component dtype;
     ``"like:<ufunc>"`` resolves like another NumPy ufunc. ``host``: the kinds of loop dtypes for
-    which ``ref`` gives the kernel's bits exactly (IEEE-exact or integer ops), so small graphs may
-    run through NumPy on host-backed devices (``darray.lazy.host``); ``host_ref``: the function
-    that path computes with where ``ref``'s bits are not the kernel's.
+    which :attr:`compute` gives the kernel's bits exactly (IEEE-exact or integer ops), so small
+    graphs may run through NumPy on host-backed devices (``darray.lazy.host``). ``kernel_ref``:
+    NumPy code giving the kernel's results where ``ref``'s differ (pow's negative integer
+    exponents, expm1's complex special values, clip's signed-zero ties), else None.
     """
 
     name: str
@@ -68,15 +100,23 @@ class Op:
     kinds: str = "biufc"
     aliases: tuple[str, ...] = field(default=())
     host: str = ""
-    host_ref: Callable[..., Any] | None = None
+    kernel_ref: Callable[..., Any] | None = None
+
+    @property
+    def compute(self) -> Callable[..., Any]:
+        """The one NumPy reference computing the op as the kernels do: for the host engine and the
+        CPU place (``ref`` stays NumPy's function: dtype resolution, docs, ufunc attributes)."""
+        return self.kernel_ref or self.ref
 
 
 _TRIG = {"sin", "cos", "tan"}  # through elementwise.h's trig_* (own float/float8 code, faster than PoCL's)
 
 
-def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str, ...] = (), host: str = "") -> Op:
+def _unary_math(name: str, ref: Callable[..., Any], doc: str, aliases: tuple[str, ...] = (), host: str = "",
+                kernel_ref: Callable[..., Any] | None = None) -> Op:
     f = f"trig_{name}({{0}})" if name in _TRIG else f"{name}({{0}})"
-    return Op(name, 1, ref, {"f": f, "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases, host=host)
+    return Op(name, 1, ref, {"f": f, "c": f"c{name}_{{R}}({{0}})"}, doc=doc, aliases=aliases, host=host,
+              kernel_ref=kernel_ref)
 
 
 def _compare(name: str, ref: Callable[..., Any], sym: str, doc: str) -> Op:  # exact for every real kind
@@ -105,7 +145,7 @@ OPS: tuple[Op, ...] = (
        doc="x1 ** x2. Differs from NumPy: a negative integer exponent inside an array gives 0 (or +-1 for "
            "bases +-1) instead of raising; the operator ``x ** 3`` on a real float array is ``x * x * x`` "
            "(within an ulp of pow; ``** 2``, ``** -1`` and ``** 0.5`` are square, reciprocal and sqrt, as in NumPy)",
-       aliases=("power",)),
+       aliases=("power",), kernel_ref=_power),
     Op("negative", 1, np.negative, {"i": "({T})(-({U}){0})", "u": "({T})(-({U}){0})", "*": "(-{0})"},
        doc="-x", host="iuf"),
     Op("positive", 1, np.positive, {"*": "{0}"}, doc="+x", host="biuf"),
@@ -126,8 +166,6 @@ OPS: tuple[Op, ...] = (
     # exponents, logarithms, roots, trigonometry
     *(_unary_math(n, r, d, a) for n, r, d, a in (
         ("exp", np.exp, "e**x", ()), ("log", np.log, "natural logarithm", ()),
-        ("expm1", np.expm1, "e**x - 1. Differs from NumPy for complex at the Array API's special values "
-         "(+0 + 0j at -0 + 0j, inf + 0j at inf + 0j, -1 + 0j at -inf + i inf, ...)", ()),
         ("log1p", np.log1p, "log(1 + x)", ()), ("log2", np.log2, "base-2 logarithm", ()),
         ("log10", np.log10, "base-10 logarithm", ()),
         ("sin", np.sin, "sine", ()), ("cos", np.cos, "cosine", ()), ("tan", np.tan, "tangent", ()),
@@ -137,6 +175,8 @@ OPS: tuple[Op, ...] = (
         ("asinh", np.arcsinh, "inverse hyperbolic sine", ("arcsinh",)),
         ("acosh", np.arccosh, "inverse hyperbolic cosine", ("arccosh",)),
         ("atanh", np.arctanh, "inverse hyperbolic tangent", ("arctanh",)))),
+    _unary_math("expm1", np.expm1, "e**x - 1. Differs from NumPy for complex at the Array API's special values "
+                "(+0 + 0j at -0 + 0j, inf + 0j at inf + 0j, -1 + 0j at -inf + i inf, ...)", kernel_ref=_expm1),
     # correctly rounded in IEEE 754 and NumPy; OpenCL asks it of double, and the host-backed CPU
     # devices give it for float too (test_lazy_host checks the bits of every host-exact row)
     _unary_math("sqrt", np.sqrt, "square root", host="f"),
@@ -225,7 +265,7 @@ OPS: tuple[Op, ...] = (
     Op("where", 3, np.where, {"*": "({0} ? {1} : {2})"}, types="where", doc="x1 where condition else x2", host="biuf"),
     Op("clip", 3, np.clip, {"f": "clip_{T}({0}, {1}, {2})", "c": "cclip_{R}({0}, {1}, {2})",
                             "*": "min(max({0}, {1}), {2})"}, types="promote",
-       doc="x limited to [min, max] (min wins when min > max, NaN propagates)", host="biuf", host_ref=_clip),
+       doc="x limited to [min, max] (min wins when min > max, NaN propagates)", host="biuf", kernel_ref=_clip),
     Op("relu", 1, lambda x: np.maximum(x, np.zeros((), x.dtype)),
        {"f": "(({0} > 0 || isnan({0})) ? {0} : ({T})0)", "*": "(({0} > 0) ? {0} : ({T})0)"}, types="same",
        kinds="iuf", doc="max(x, 0)"),
@@ -249,23 +289,24 @@ def template(op: Op, kinds: str) -> str:
     raise TypeError(f"darray {op.name}: not supported for {kinds} inputs")
 
 
-def expr(instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) -> str:
-    """The C expression of one SSA instruction (used by ``lazy.render``)."""
-    op = TABLE[instr.op]
+def expr(op: Op, instr: Instr, arg_dtypes: tuple[np.dtype, ...], args: tuple[str, ...]) -> str:
+    """The C expression of one SSA instruction of ``op`` (its ``lazy.table`` row's ``c``)."""
     kinds = "".join(d.kind for d in arg_dtypes) if len({d.kind for d in arg_dtypes}) > 1 else arg_dtypes[0].kind
-    if instr.op == "where":
+    if op.name == "where":
         kinds = arg_dtypes[1].kind
-    t = ctype(arg_dtypes[1] if instr.op == "where" else arg_dtypes[0])
+    t = ctype(arg_dtypes[1] if op.name == "where" else arg_dtypes[0])
     fields = {"T": t, "U": _UNSIGNED.get(t, t), "R": t[:-1] if arg_dtypes[0].kind == "c" else t}
     return template(op, kinds).format(*args, **fields)
 
 
 # Ops whose float template is also valid OpenCL C on float4/float8/double8 operands.
-expr.vector_ops = frozenset({  # type: ignore[attr-defined]  # a function attribute (lazy.render getattr's it)
+VECTOR_OPS = frozenset({
     "add", "subtract", "multiply", "divide", "negative", "positive", "abs", "square", "reciprocal", "exp",
     "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
     "cosh", "tanh", "asinh", "acosh", "atanh", "atan2", "hypot", "copysign", "pow", "maximum", "minimum",
     "relu", "sigmoid", "silu", "ceil", "floor", "trunc", "round"})
 
 
-_lazy_table.register(expr, {name: op.host_ref or op.ref for name, op in TABLE.items()})
+for _op in OPS:
+    _lazy_table.register(_op.name, _lazy_table.OpFacts(partial(expr, _op), vector=_op.name in VECTOR_OPS,
+                                                       ref=_op.compute))

@@ -190,7 +190,7 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
          exact: bool, place: Place) -> Any:
     host = [a._host_view() if isinstance(a, DArray) else D.scalar_value(op.name, a, d) for a, d in zip(args, ins)]
     with np.errstate(all="ignore"):
-        return np.asarray(_CPU.get(op.name, op.ref)(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(
+        return np.asarray(op.compute(*[np.asarray(h, d) for h, d in zip(host, ins)])).astype(
             out, copy=False)
 
 
@@ -211,39 +211,6 @@ def _cpu_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np
                exact: bool, place: Place) -> DArray:
     """The op computed through NumPy into a new DArray."""
     return from_numpy(np.broadcast_to(_cpu(op, args, ins, out, shape, exact, place), shape), place)
-
-
-def _power(base: np.ndarray, exp: np.ndarray) -> np.ndarray:
-    """numpy.power, but a negative integer exponent gives 0 (+-1 for bases +-1), as the OpenCL kernel."""
-    if exp.dtype.kind != "i" or not (exp < 0).any():
-        return np.power(base, exp)
-    base, exp = np.broadcast_arrays(base, exp)
-    out = np.power(base, np.where(exp < 0, 0, exp).astype(exp.dtype))
-    neg = np.where(base == 1, 1, np.where(base == -1, np.where(exp % 2 == 0, 1, -1), 0))
-    return np.where(exp < 0, neg.astype(out.dtype), out)
-
-
-def _expm1(x: np.ndarray) -> np.ndarray:
-    """numpy.expm1 with the Array API's complex special values where NumPy's formula differs, as
-    complex.h's cexpm1: +0 + 0j at +-0 + 0j, NaN + 0j at NaN + 0j, inf + 0j at inf + 0j, -1 +- 0j
-    at -inf + iy, inf + NaN j at inf + i(inf or NaN)."""
-    out = np.array(np.expm1(x))
-    if out.dtype.kind != "c":
-        return out
-    re, im = x.real, x.imag
-    axis = im == 0
-    out.real[axis] = np.where(re[axis] == 0, 0, np.expm1(re[axis]))
-    out.imag[axis] = im[axis]
-    low = np.isneginf(re) & ~axis
-    out.real[low] = -1
-    out.imag[low] = np.copysign(0, np.where(np.isfinite(im[low]), np.sin(im[low]), im[low]))
-    high = np.isposinf(re) & ~np.isfinite(im)
-    out.real[high], out.imag[high] = re[high], im[high] - im[high]
-    return out
-
-
-# where the row's NumPy reference differs
-_CPU: dict[str, Callable[..., Any]] = {"pow": _power, "expm1": _expm1}
 
 
 def apply(name: str, *args: Any) -> DArray:

@@ -28,7 +28,6 @@ from ..place import CLPlace
 from . import _dispatch as D
 from . import elementwise as E
 from ._out import finish
-from ._table import expr
 from .creation import full
 
 __all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "argmin", "argmax", "any", "all",
@@ -136,7 +135,7 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
     acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
-    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, place, expr,
+    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, place,
                            divisor=k if op == "mean" else None)
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
