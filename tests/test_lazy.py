@@ -765,6 +765,32 @@ def test_transposed_tiles(cl_place, shape):
     np.testing.assert_array_equal(out.get(), (b * np.float32(3)).T)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("shape", [(300, 300), (37, 29), (8, 3), (1, 17), (17, 1)])
+def test_tiles_with_operands_broadcast_along_rows(cl_place, dtype, shape):
+    """Inputs broadcast along the last axis (``x[:, k, None]``, strides (n, 0): ``Operand.per_row``)
+    read one value per row in the contiguous-rows branch (float8 runs for float32), beside
+    strided, reversed and transposed operands (the blocks branch), as NumPy computes them."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal(shape) * 100).astype(dtype)
+    x = da.asarray(a, device=cl_place)
+    n, m = shape
+    k = n // 2
+    col, row = a[:, k % m, None], a[None, k, :]
+    cases = [
+        (lambda v: da.minimum(v, v[:, k % m, None] + v[None, k, :]), np.minimum(a, col + row)),
+        (lambda v: v[:, k % m, None] * v[None, k, :] - v, col * row - a),
+        (lambda v: v[::-1, k % m, None] + v[::-1], a[::-1, k % m, None] + a[::-1]),
+    ]
+    if n == m:
+        cases.append((lambda v: v.T + v[:, k, None], a.T + a[:, k, None]))
+    for fn, want in cases:
+        np.testing.assert_array_equal(fn(x).get(), want)
+    out = da.zeros(shape, dtype=dtype, device=cl_place)
+    out[...] = x[:, k % m, None] - x
+    np.testing.assert_array_equal(out.get(), col - a)
+
+
 def test_threads_share_pending_arrays(cl_place):
     """Threads reading views of the same pending arrays (Dask's threaded scheduler does) run each
     graph once and all see its values."""

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..dim import Dim, collapse
 from .graph import Input, Node, Scalar, Term
 from .spec import Instr, KernelSpec, Operand, Reduction, Ref
@@ -42,6 +44,13 @@ def _pattern(strides: tuple[int, ...], shape: tuple[int, ...]) -> str:
         expect.append(acc)
         acc *= n
     return "c" if tuple(reversed(expect)) == strides else "s"
+
+
+def _operand(dtype: np.dtype, strides: tuple[int, ...], shape: tuple[int, ...], read: bool) -> Operand:
+    """The operand of a view of ``strides`` over the collapsed ``shape``; ``read``: an elementwise
+    kernel's input (which may be broadcast along its last axis: ``Operand.per_row``)."""
+    pattern = _pattern(strides, shape)
+    return Operand(dtype, pattern, read and pattern == "s" and len(shape) >= 2 and strides[-1] == 0)
 
 
 @dataclass(slots=True)
@@ -140,7 +149,8 @@ def fuse(roots: Sequence[Term], targets: Sequence[Input], *, shape: tuple[int, .
     for s in space:
         n *= s
     extent = max([n] + [o + sum(abs(s) * (k - 1) for s, k in zip(st, cshape)) + 1 for o, st in zip(offsets, cstrides)])
-    operands = [Operand(dt, _pattern(st, cshape)) for (_, _, dt), st in zip(g_views, cstrides)]
+    operands = [_operand(dt, st, cshape, k >= len(targets) and not reduce) for k, ((_, _, dt), st)
+                in enumerate(zip(g_views, cstrides))]
     views = [(a, o, st) for (a, _, _), o, st in zip(g_views, offsets, cstrides)]
     if reduce:
         views = [(t.alloc, _offset(t.alloc, t.dim, t.dtype.itemsize), ()) for t in targets] + views

@@ -324,7 +324,7 @@ def tile_shape(spec: KernelSpec, strides: Sequence[tuple[int, ...]], ch: int) ->
     columns stay in cache across its rows), else TILE_ROWS x ``ch`` (long contiguous rows)."""
     r, nout = spec.rank, len(spec.outputs)
     strided = [(k, st) for k, (op, st) in enumerate(zip(spec.operands, strides)) if op.pattern == "s"]
-    unit_rows = all(st[r - 1] == 1 for _, st in strided)  # the kernel's contiguous-rows branch
+    unit_rows = all(st[r - 1] == 1 or spec.operands[k].per_row for k, st in strided)  # the contiguous-rows branch
     transposed = all(st[r - 1 if k < nout else r - 2] == 1 for k, st in strided)
     return TALL_TILE if transposed and not unit_rows and vector_width(spec, strided=True) > 1 \
         else (TILE_ROWS, ch)
@@ -367,7 +367,8 @@ def _tiled(spec: KernelSpec) -> list[str]:
             f"    {{ {idx} q = t;", *step, "      c0 = q; }"]
     lines += [f"    const {idx} {name}_q = {name}_o" + "".join(f" + c{d} * {name}_s{d}" for d in range(r - 2)) + ";"
               for name in strided]
-    lines.append(f"    if ({' && '.join(f'{name}_s{r - 1} == 1' for name in strided)}) {{")
+    unit = [f"{name}_s{r - 1} == 1" for name, op in zip(names, spec.operands) if op.pattern == "s" and not op.per_row]
+    lines.append(f"    if ({' && '.join(unit) or '1'}) {{")
     lines += ["        " + line for line in _unit_rows(spec, strided)]
     lines.append("    } else {")
     lines += ["        " + line for line in _blocks(spec)]
@@ -375,12 +376,15 @@ def _tiled(spec: KernelSpec) -> list[str]:
 
 
 def _unit_rows(spec: KernelSpec, strided: list[str]) -> list[str]:
-    """The tile's rows as contiguous runs (every strided operand's column stride is 1)."""
+    """The tile's rows as contiguous runs (every strided operand's column stride is 1, but inputs
+    broadcast along the rows, ``Operand.per_row``: one value per row)."""
     idx, r = spec.index, spec.rank
     row_c, col_c = f"c{r - 2}", f"c{r - 1}"
 
     def at(spec: KernelSpec, op: Operand, name: str) -> str:
-        return f"{name}_r + {col_c}" if op.pattern == "s" else _index(spec, op, name)
+        if op.pattern != "s":
+            return _index(spec, op, name)
+        return f"{name}_r" if op.per_row else f"{name}_r + {col_c}"
 
     lines = [f"for ({idx} {row_c} = rb; {row_c} < re; {row_c}++) {{",
              f"    const {idx} row = (t * R + {row_c}) * C;",
@@ -390,7 +394,8 @@ def _unit_rows(spec: KernelSpec, strided: list[str]) -> list[str]:
         vt = f"{ctype(spec.operands[0].dtype)}{WIDTH}"
         lines += [f"    for (; {col_c} + {WIDTH} <= ce; {col_c} += {WIDTH}) {{",
                   f"        const {idx} g = row + {col_c};",
-                  *vector_values(spec, vt, "        ", at),
+                  *vector_values(spec, vt, "        ", at, lambda k: f"({vt})(in{k}[in{k}_r])" if spec.inputs[k].per_row
+                                 else f"*(__global const {vt}_u*)(in{k} + in{k}_r + {col_c})"),
                   *[f"        *(__global {vt}_u*)(out{k} + {at(spec, op, f'out{k}')}) = {vector_ref(ref, vt)};"
                     for k, (op, ref) in enumerate(spec.outputs)], "    }"]
     return lines + [f"    for (; {col_c} < ce; {col_c}++) {{", f"        const {idx} g = row + {col_c};",

@@ -15,10 +15,13 @@ Ref = tuple[str, int]  # ("in", k) input k, ("sc", k) scalar k, ("t", k) body va
 
 @dataclass(frozen=True, slots=True)
 class Operand:
-    """An array read or written by a kernel; pattern 'c' contiguous, 's' strided, '0' one element."""
+    """An array read or written by a kernel; pattern 'c' contiguous, 's' strided, '0' one element.
+    ``per_row``: a strided input whose last axis has stride 0 (broadcast along it, as ``x[:, None]``):
+    the tiled form reads its one value per row instead of taking the transposed blocks' path."""
 
     dtype: np.dtype
     pattern: str
+    per_row: bool = False
 
 
 @dataclass(frozen=True, slots=True)
