@@ -160,22 +160,22 @@ def _raw(run: Run, n: int) -> tuple[Any, Callable[[], None], Callable[[], None]]
 def engine_off(run: Run) -> None:
     """With the host engine off (the GPU's path): darray's ``v + w`` and ``float(v.sum())`` (n = 1000
     float64) against raw pyopencl: an enqueue of a prepared kernel; a launch plus an 8-byte read."""
-    from darray import _transfer
     from darray.lazy import host
+    from darray.transfer import copies
 
     n = 1000
     queue, enqueue_add, sum_and_read = _raw(run, n)
     v, w = (da.asarray(np.random.default_rng(k).random(n), device=run.place) for k in range(2))
     count = run.pick(2000, 300)
-    saved = host.LIMIT, _transfer.HOST_COPIES
-    host.LIMIT, _transfer.HOST_COPIES = 0, False
+    saved = host.LIMIT, copies.HOST_COPIES
+    host.LIMIT, copies.HOST_COPIES = 0, False
     try:
         t = compare({"raw_add": loop(enqueue_add, count, queue.finish),
                      "darray_add": loop(lambda: (v + w).eval(), count),
                      "raw_sum": loop(sum_and_read, count, queue.finish),
                      "darray_sum": loop(lambda: float(v.sum()), count)}, repeat=run.pick(5, 3))
     finally:
-        host.LIMIT, _transfer.HOST_COPIES = saved
+        host.LIMIT, copies.HOST_COPIES = saved
     us = {k: s / count * 1e6 for k, s in t.items()}
     for k, u in us.items():
         run.figure(f"{k}_us", u, "us", label=f"{k}, n = {n}, per call (host engine off)")

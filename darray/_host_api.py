@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from ._array import DArray
-from ._convert import asarray, to_numpy
 from .dim import broadcast_shapes
 from .npyio import forwards
+from .transfer.convert import asarray, to_numpy
 
 set_printoptions = np.set_printoptions
 get_printoptions = np.get_printoptions

@@ -17,13 +17,13 @@ import numpy as np
 from . import _api, _ndarray
 from . import dtypes as _dt
 from ._array import DArray
-from ._convert import assign, astype, host_view, item, to_numpy, to_place
 from ._namespace import check_api_version
 from .interop import cl_arrays, dlpack, function, pickling, ufunc
 from .ops import elementwise as E
 from .ops import indexing, manipulation
 from .ops.linalg import matmul
 from .place import PlaceLike, parse
+from .transfer.convert import assign, astype, host_view, item, to_numpy, to_place
 
 # dunder stem -> elementwise op: ``__add__``, ``__radd__`` and ``__iadd__`` for each binary row
 BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",

@@ -7,7 +7,7 @@ conversions of the record itself: ``flags``, ``flat``, ``view(dtype)``, ``real``
 and the host-copy ones (``tobytes``, ``tofile``, ``dump(s)``, ``byteswap``, ``getfield``,
 ``setfield``), which say so. ``flags.writeable = False`` (or ``setflags(write=False)``) makes an
 array read-only, as NumPy's: every write raises ValueError (checked where writes enter:
-``_convert.assign``/``write``, ``ops.elementwise.check_out``, advanced setitem, ``put``...), and
+``transfer.convert.assign``/``write``, ``ops.elementwise.check_out``, advanced setitem, ``put``...), and
 views of it are read-only. Differs from NumPy: ``ctypes`` and ``data`` (host memory layout) do
 not exist.
 """
@@ -24,12 +24,12 @@ import numpy as np
 
 from . import dtypes as _dt
 from ._array import LOCKED, READ_ONLY, DArray, read_only, set_writeable
-from ._convert import asarray, assign, item, to_numpy
-from ._convert import empty as _empty
 from .dim import Dim
 from .ops import manipulation, taking
 from .ops.creation import arange, default_float, zeros
 from .place import PlaceLike, parse
+from .transfer.convert import asarray, assign, item, to_numpy
+from .transfer.convert import empty as _empty
 
 # method -> the namespace function it calls with the array first (NumPy's method and function share
 # their parameters after the array)

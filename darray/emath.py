@@ -14,9 +14,9 @@ import numpy as np
 
 from . import dtypes as _dt
 from ._array import DArray
-from ._convert import asarray
 from .ops import elementwise as E
 from .ops import reduction as R
+from .transfer.convert import asarray
 
 _SMALL = {np.dtype(t) for t in ("float16", "float32", "int8", "int16", "uint8", "uint16")}
 

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from ._array import DArray
-from ._convert import from_numpy, to_numpy
 from .place import PlaceLike, parse
+from .transfer.convert import from_numpy, to_numpy
 
 
 def _host(a: Any) -> Any:

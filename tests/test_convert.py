@@ -247,7 +247,7 @@ def test_numpy_protocol(any_place):
 
 # -- get(out=) and the host-read paths -----------------------------------------------------
 
-from darray import _transfer  # noqa: E402
+from darray.transfer import copies  # noqa: E402
 
 
 @pytest.fixture(params=["host", "read", "map"])
@@ -258,13 +258,13 @@ def read_path(request, cl_place, monkeypatch):
         if not da.place.runtime(cl_place).host_backed:
             pytest.skip("the device is not host-backed: no host copies")
         return request.param
-    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
+    monkeypatch.setattr(copies, "HOST_COPIES", False)
     if request.param == "map":
         if not da.place.runtime(cl_place).info.host_unified_memory:
             pytest.skip("the device's memory is not host memory: no map path")
-        monkeypatch.setattr(_transfer, "MAP_MIN", 0)
+        monkeypatch.setattr(copies, "MAP_MIN", 0)
     else:
-        monkeypatch.setattr(_transfer, "MAP_MIN", 1 << 62)
+        monkeypatch.setattr(copies, "MAP_MIN", 1 << 62)
     return request.param
 
 
@@ -359,8 +359,8 @@ def test_read_path_orders_with_writes(read_path, cl_place):
 
 def test_read_path_without_map(cl_place, monkeypatch):
     """Devices whose memory is not host memory: sparse views are gathered on the device first."""
-    monkeypatch.setattr(_transfer, "_unified", lambda place: False)
-    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
+    monkeypatch.setattr(copies, "_unified", lambda place: False)
+    monkeypatch.setattr(copies, "HOST_COPIES", False)
     host = np.arange(5000, dtype=np.int64)
     x = da.asarray(host, device=cl_place)
     same_bits(x[::101].get(), host[::101])
@@ -372,17 +372,17 @@ def test_read_path_without_map(cl_place, monkeypatch):
 def test_new_array_is_page_aligned_with_the_source(cl_place, monkeypatch):
     if not da.place.runtime(cl_place).info.host_unified_memory:
         pytest.skip("no map path")
-    monkeypatch.setattr(_transfer, "MAP_MIN", 0)
+    monkeypatch.setattr(copies, "MAP_MIN", 0)
     x = da.asarray(np.arange(3000, dtype=np.float64), device=cl_place)
     seen = []
-    real = _transfer.aligned_empty
+    real = copies.aligned_empty
 
     def spy(nbytes: int, like: int) -> np.ndarray:
         out = real(nbytes, like)
-        seen.append((out.ctypes.data - like) % _transfer.PAGE)
+        seen.append((out.ctypes.data - like) % copies.PAGE)
         return out
 
-    monkeypatch.setattr(_transfer, "aligned_empty", spy)
+    monkeypatch.setattr(copies, "aligned_empty", spy)
     got = x.get()
     same_bits(got, np.arange(3000, dtype=np.float64))
     assert seen == [0] and got.flags.c_contiguous and got.flags.writeable
@@ -391,8 +391,8 @@ def test_new_array_is_page_aligned_with_the_source(cl_place, monkeypatch):
 @pytest.mark.parametrize("nbytes", [1, 8, 4095, 4096, 10_000])
 def test_aligned_empty(nbytes):
     for like in (0, 16, 128, 4095, 123_456_789):
-        a = _transfer.aligned_empty(nbytes, like)
-        assert a.nbytes == nbytes and a.dtype == np.uint8 and (a.ctypes.data - like) % _transfer.PAGE == 0
+        a = copies.aligned_empty(nbytes, like)
+        assert a.nbytes == nbytes and a.dtype == np.uint8 and (a.ctypes.data - like) % copies.PAGE == 0
 
 
 @pytest.mark.parametrize("shape, key", [((5,), ...), (((1 << 16) + 5,), ...), ((300, 7), np.s_[:, ::2]),
@@ -401,7 +401,7 @@ def test_aligned_empty(nbytes):
 def test_host_copy(shape, key):
     src = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)[key]
     dst = np.empty(src.shape, src.dtype)
-    _transfer.host_copy(dst, src)
+    copies.host_copy(dst, src)
     same_bits(dst, src)
 
 

@@ -24,7 +24,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
 ROOTS = {name: Path(module.__file__).parent for name, module in
          [("darray", darray), ("darray.benchmarks", darray.benchmarks), ("darray.kernels", darray.kernels)]}
 LOOP_REASON = "# import loop:"
-REGISTRY = "darray.ops._registry"
+REGISTRY = "darray._registry"
 
 
 def _modules() -> dict[str, Path]:
@@ -147,7 +147,7 @@ def test_the_record_imports_nothing_inside_functions() -> None:
 
 def test_lazy_imports_nothing_from_ops() -> None:
     found = [f"{m} -> {t}" for m in MODULES if m.startswith("darray.lazy")
-             for t, _, _ in _imports(m) if t.startswith("darray.ops") or t == "darray._convert"]
+             for t, _, _ in _imports(m) if t.startswith("darray.ops") or t == "darray.transfer.convert"]
     assert found == []
 
 

@@ -1,4 +1,4 @@
-"""The dispatch registry (``darray/ops/_registry.py``, used through ``darray/ops/_dispatch.py``):
+"""The dispatch registry (``darray/_registry.py``, used through ``darray/ops/_dispatch.py``):
 every op is registered for both place kinds and a missing implementation is a clear
 NotImplementedError (``tests/test_imports.py`` checks that no module outside the registry and
 ``darray/place/`` branches on the kind of a place)."""
@@ -8,8 +8,11 @@ import numpy as np
 import pytest
 
 import darray as da
+import darray.fft  # noqa: F401  (fft, random and sparse load on first use and register as they load)
+import darray.random  # noqa: F401
+import darray.sparse  # noqa: F401
+from darray import _registry
 from darray.ops import _dispatch as D
-from darray.ops import _registry
 
 KINDS = {"cpu", "cl"}
 

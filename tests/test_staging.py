@@ -1,8 +1,8 @@
-"""Pinned staging buffers (``darray._staging``): device -> host reads into new arrays, and
+"""Pinned staging buffers (``darray.transfer.staging``): device -> host reads into new arrays, and
 transfers both ways in chunks through two buffers (uploads, ``get(out=)``, large reads).
 
 The CI machines have CPU devices only, whose memory is host memory; the staging path is
-forced by declaring every device's memory not host memory (``_transfer._unified``), with the
+forced by declaring every device's memory not host memory (``transfer.copies._unified``), with the
 host copies of host-backed devices off (as ``DARRAY_HOST_BACKED=0``)."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from helpers import DEVICE_DTYPES, in_threads
 
 import darray as da
-from darray import _staging, _transfer
+from darray.transfer import copies, staging
 
 MiB = 1 << 20
 
@@ -23,10 +23,10 @@ def staged(request, cl_place, monkeypatch):
     """Each OpenCL device in turn, with reads into new arrays through fresh staging pools."""
     if request.param >= da.place.device_count() or not da.place.probe(request.param).ok:
         pytest.skip(f"no usable OpenCL device cl:{request.param}")
-    monkeypatch.setattr(_transfer, "_unified", lambda place: False)
-    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
+    monkeypatch.setattr(copies, "_unified", lambda place: False)
+    monkeypatch.setattr(copies, "HOST_COPIES", False)
     pools: dict = {}
-    monkeypatch.setattr(_staging, "_pools", pools)
+    monkeypatch.setattr(staging, "_pools", pools)
     yield da.place.parse(f"cl:{request.param}")
     gc.collect()
     for p in pools.values():
@@ -35,33 +35,33 @@ def staged(request, cl_place, monkeypatch):
 
 def stats(place) -> dict[str, int]:
     gc.collect()
-    return _staging.stats(place)
+    return staging.stats(place)
 
 
 @pytest.mark.parametrize("dtype", DEVICE_DTYPES, ids=str)
 @pytest.mark.parametrize("shape", [(), (0,), (3, 0), (7,), (3, 5), (MiB // 8 - 1,), (MiB // 8,),
                                    (5, MiB // 16 + 3)], ids=str)
 def test_values_dtypes_shapes(staged, monkeypatch, dtype, shape):
-    monkeypatch.setattr(_staging, "STAGE_MIN", 1)  # every non-empty read is staged
+    monkeypatch.setattr(staging, "STAGE_MIN", 1)  # every non-empty read is staged
     host = np.random.default_rng(3).integers(0, 100, shape).astype(dtype)
     x = da.asarray(host, device=staged)
     got = x.get()
     assert got.shape == shape and got.dtype == dtype and got.flags.c_contiguous and got.flags.writeable
     np.testing.assert_array_equal(got, host)
     if got.size:
-        assert isinstance(got.base, _staging._Lease)
+        assert isinstance(got.base, staging._Lease)
         assert stats(staged)["leased_bytes"] >= got.nbytes
     else:
         assert stats(staged)["created"] == 0
 
 
-@pytest.mark.parametrize("nbytes, staged_read", [(_staging.STAGE_MIN - 8, False), (_staging.STAGE_MIN, True),
-                                                 (3 * _staging.STAGE_MIN + 8, True)])
+@pytest.mark.parametrize("nbytes, staged_read", [(staging.STAGE_MIN - 8, False), (staging.STAGE_MIN, True),
+                                                 (3 * staging.STAGE_MIN + 8, True)])
 def test_stage_min(staged, nbytes, staged_read):
     host = np.arange(nbytes // 8, dtype=np.float64)
     got = da.asarray(host, device=staged).get()
     np.testing.assert_array_equal(got, host)
-    assert isinstance(got.base, _staging._Lease) == staged_read
+    assert isinstance(got.base, staging._Lease) == staged_read
     assert stats(staged)["created"] == int(staged_read)
 
 
@@ -113,7 +113,7 @@ def test_views_keep_the_buffer(staged):
 def test_many_alive_at_once(staged):
     host = np.arange(MiB // 4, dtype=np.float32)
     x = da.asarray(host, device=staged)
-    arrays = [x.get() for _ in range(_staging.POOL_COUNT + 3)]
+    arrays = [x.get() for _ in range(staging.POOL_COUNT + 3)]
     for i, a in enumerate(arrays):
         a[0] = -i
     for i, a in enumerate(arrays):
@@ -123,28 +123,28 @@ def test_many_alive_at_once(staged):
     assert stats(staged)["leased_bytes"] == len(arrays) * MiB
     del arrays, a
     s = stats(staged)
-    assert (s["free"], s["leased_bytes"], s["freed"]) == (_staging.POOL_COUNT, 0, 3)
+    assert (s["free"], s["leased_bytes"], s["freed"]) == (staging.POOL_COUNT, 0, 3)
 
 
 def test_pool_bounds(staged, monkeypatch):
     """A place pins at most POOL_BYTES: reads past it go to pageable memory; room is made by
     freeing the oldest kept buffers."""
-    monkeypatch.setattr(_staging, "POOL_BYTES", 5 * MiB)
+    monkeypatch.setattr(staging, "POOL_BYTES", 5 * MiB)
     x = da.asarray(np.zeros(2 * MiB, np.uint8), device=staged)
     a, b = x.get(), x.get()
     c = x.get()  # a third buffer would pass POOL_BYTES
-    assert isinstance(a.base, _staging._Lease) and isinstance(b.base, _staging._Lease)
-    assert not isinstance(c.base, _staging._Lease)
+    assert isinstance(a.base, staging._Lease) and isinstance(b.base, staging._Lease)
+    assert not isinstance(c.base, staging._Lease)
     np.testing.assert_array_equal(c, 0)
     del a, b, c
     s = stats(staged)
     assert (s["free"], s["free_bytes"], s["created"], s["freed"]) == (2, 4 * MiB, 2, 0)
     big = da.asarray(np.ones(4 * MiB, np.uint8), device=staged).get()  # no fit: both kept ones go
-    assert isinstance(big.base, _staging._Lease)
+    assert isinstance(big.base, staging._Lease)
     s = stats(staged)
     assert (s["free"], s["leased_bytes"], s["created"], s["freed"]) == (0, 4 * MiB, 3, 2)
     too_big = da.asarray(np.ones(6 * MiB, np.uint8), device=staged).get()
-    assert not isinstance(too_big.base, _staging._Lease)
+    assert not isinstance(too_big.base, staging._Lease)
     np.testing.assert_array_equal(too_big, 1)
 
 
@@ -154,13 +154,13 @@ def test_failing_read_returns_the_buffer(staged, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("read failed")
 
-    real = _transfer._read_into
-    monkeypatch.setattr(_transfer, "_read_into", fail)
+    real = copies._read_into
+    monkeypatch.setattr(copies, "_read_into", fail)
     with pytest.raises(RuntimeError, match="read failed"):
         x.get()
     s = stats(staged)
     assert (s["free"], s["leased_bytes"], s["created"], s["reused"]) == (1, 0, 1, 1)  # the upload's buffer
-    monkeypatch.setattr(_transfer, "_read_into", real)
+    monkeypatch.setattr(copies, "_read_into", real)
     np.testing.assert_array_equal(x.get(), np.arange(MiB, dtype=np.uint8))
     assert stats(staged)["reused"] == 2
 
@@ -176,16 +176,16 @@ def test_existing_out_and_strided_views(staged):
     assert (s["created"], s["free"], s["leased_bytes"]) == (1, 1, 0)
     sparse = x[::3].get()  # gathered on the device, then a contiguous read: staged
     np.testing.assert_array_equal(sparse, host[::3])
-    assert isinstance(sparse.base, _staging._Lease)
+    assert isinstance(sparse.base, staging._Lease)
 
 
 def test_unified_devices_are_not_staged(cl_place, monkeypatch):
-    monkeypatch.setattr(_transfer, "_unified", lambda place: True)
-    monkeypatch.setattr(_transfer, "HOST_COPIES", False)
-    monkeypatch.setattr(_staging, "_pools", {})
+    monkeypatch.setattr(copies, "_unified", lambda place: True)
+    monkeypatch.setattr(copies, "HOST_COPIES", False)
+    monkeypatch.setattr(staging, "_pools", {})
     got = da.asarray(np.arange(MiB, dtype=np.float32), device=cl_place).get()
-    assert not isinstance(got.base, _staging._Lease)
-    assert _staging.stats(cl_place)["created"] == 0
+    assert not isinstance(got.base, staging._Lease)
+    assert staging.stats(cl_place)["created"] == 0
 
 
 def test_threads(staged):
@@ -200,14 +200,14 @@ def test_threads(staged):
 
     in_threads(work)
     s = stats(staged)
-    assert s["leased_bytes"] == 0 and s["free"] <= _staging.POOL_COUNT and s["created"] <= 4 + s["freed"]
+    assert s["leased_bytes"] == 0 and s["free"] <= staging.POOL_COUNT and s["created"] <= 4 + s["freed"]
 
 
 @pytest.fixture
 def chunked(staged, monkeypatch):
     """``staged`` with every transfer of 1 byte or more staged, in chunks of 3 KiB + 8 bytes."""
-    monkeypatch.setattr(_staging, "STAGE_MIN", 1)
-    monkeypatch.setattr(_transfer, "CHUNK", 3 * 1024 + 8)
+    monkeypatch.setattr(staging, "STAGE_MIN", 1)
+    monkeypatch.setattr(copies, "CHUNK", 3 * 1024 + 8)
     return staged
 
 
@@ -278,12 +278,12 @@ def test_chunked_next_call_works_after_bad_out(chunked):
 def test_one_buffer_when_the_pool_has_no_second(chunked, monkeypatch):
     """Without room for two buffers, one takes every chunk in turn; without one, a plain command."""
     host = np.arange(3 * 4096, dtype=np.int64)  # 96 KiB: 1 MiB buffers
-    monkeypatch.setattr(_staging, "POOL_BYTES", MiB)
+    monkeypatch.setattr(staging, "POOL_BYTES", MiB)
     x = da.asarray(host, device=chunked)
     out = np.empty_like(host)
     x.get(out=out)
     np.testing.assert_array_equal(out, host)
     assert stats(chunked)["created"] == 1
-    monkeypatch.setattr(_staging, "POOL_BYTES", 0)
+    monkeypatch.setattr(staging, "POOL_BYTES", 0)
     da.alloc.empty_cache(chunked)
     np.testing.assert_array_equal(da.asarray(host + 1, device=chunked).get(), host + 1)

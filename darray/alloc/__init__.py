@@ -23,9 +23,9 @@ from typing import Any, overload
 
 import numpy as np
 
-from .. import _staging
 from ..place import CLPlace, CPUPlace, Place, PlaceLike, parse, runtime
 from ..sched import capturing
+from ..transfer import staging
 from ._pool import Allocation, Pool, region
 from ._sizes import CLASS, parse_bytes, round_class
 
@@ -74,7 +74,7 @@ def _host_stats() -> dict[str, Any]:
 
 def _device_empty_cache(place: CLPlace) -> None:
     pool(place).empty_cache()
-    _staging.pool(place).trim()
+    staging.pool(place).trim()
 
 
 # per place kind: (allocate, stats, empty_cache); the allocator sits below the ops' registry
@@ -108,6 +108,6 @@ def stats(place: PlaceLike = None) -> dict[str, Any]:
 
 def empty_cache(place: PlaceLike = None) -> None:
     """Return the cached (free) memory of ``place`` to OpenCL, the kept pinned staging buffers
-    of its reads (``darray._staging``) too."""
+    of its reads (``darray.transfer.staging``) too."""
     p = parse(place)
     _KINDS[p.kind][2](p)

@@ -22,14 +22,14 @@ from typing import Any
 import numpy as np
 
 from .._array import DArray
-from .._convert import asarray, check_dtype, from_numpy, write
+from .._registry import implementation, register
 from ..dim import Dim, broadcast_shapes
 from ..dtypes import ctype
 from ..lazy import evaluate, graph, record, user
 from ..ops import _dispatch as D
-from ..ops._registry import implementation, register
 from ..ops.creation import ascontiguousarray
 from ..place import Place, current
+from ..transfer.convert import asarray, check_dtype, from_numpy, write
 from . import _numpy
 from ._params import Param, arity, identifier, parse, resolve, scalar
 

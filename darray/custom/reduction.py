@@ -13,14 +13,14 @@ from typing import Any, cast
 import numpy as np
 
 from .._array import DArray
-from .._convert import from_numpy
+from .._registry import implementation, register
 from ..dim import Dim, normalize_axes
 from ..dtypes import ctype
 from ..lazy import graph, record, user
 from ..lazy.reduce import reduce as device_reduce
-from ..ops._registry import implementation, register
 from ..ops.creation import empty, full
 from ..place import CLPlace
+from ..transfer.convert import from_numpy
 from . import _numpy
 from ._params import identifier, parse, parse_type
 from .elementwise import Call, helper, prepare, terms

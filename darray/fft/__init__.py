@@ -25,13 +25,13 @@ from typing import Any
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
 from .._exclusions import lookup as _lookup
 from ..ops._out import finish
 from ..ops.arrange import roll
 from ..ops.creation import arange, default_float
 from ..ops.elementwise import conj, where
 from ..place import PlaceLike, parse
+from ..transfer.convert import asarray
 from ._core import check_norm, transform
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",

@@ -28,7 +28,6 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype, empty, from_numpy
 from ..alloc import allocate
 from ..dim import Dim, normalize_axis
 from ..ops import _dispatch as D
@@ -36,6 +35,7 @@ from ..ops.creation import default_float, zeros
 from ..ops.elementwise import real
 from ..ops.manipulation import moveaxis
 from ..place import CLPlace, Place
+from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _plan
 
 NORMS = ("backward", "ortho", "forward")

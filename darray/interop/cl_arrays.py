@@ -25,11 +25,11 @@ import pyopencl.array as cla
 
 from .. import sched
 from .._array import DArray
-from .._convert import adopt, from_numpy
 from ..alloc import Allocation
 from ..dim import Dim
 from ..place import CLPlace, parse
 from ..place._runtime import runtimes
+from ..transfer.convert import adopt, from_numpy
 
 __all__ = ["from_pyopencl", "to_pyopencl"]
 

@@ -15,13 +15,13 @@ from typing import Any, cast
 import numpy as np
 
 from .._array import DArray
-from .._convert import from_numpy
 from .._typing import Device
 from ..alloc import HostAllocation
 from ..dim import Dim
 from ..ops import _dispatch as D
 from ..place import CLPlace, Place, parse, runtime
 from ..sched import wait_idle
+from ..transfer.convert import from_numpy
 
 CPU, OPENCL = 1, 4  # DLDeviceType codes: kDLCPU, kDLOpenCL
 

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 
 from .._array import DArray
-from .._convert import asarray, to_numpy
 from ..ops.arrange import tile
 from ..ops.creation import arange
 from ..ops.einsum import einsum
 from ..ops.manipulation import concat, expand_dims, stack
+from ..transfer.convert import asarray, to_numpy
 from ._on_import import on_import
 
 TRIGGER = "einops"

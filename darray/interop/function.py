@@ -22,9 +22,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._array import DArray
-from .._convert import asarray
 from ..ops import _dispatch as D
 from ..ops._out import store
+from ..transfer.convert import asarray
 
 _P = inspect.Parameter
 _RENAMES = {"where": {"x": "x1", "y": "x2"}, "var": {"ddof": "correction"}, "std": {"ddof": "correction"},

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from .._array import DArray
-from .._convert import from_numpy
 from ..ops import _dispatch as D
 from ..place import CLPlace, Place, default, devices, parse, probe, runtime
+from ..transfer.convert import from_numpy
 
 
 def _kind(place: Place) -> Any:

@@ -29,12 +29,12 @@ import numpy as np
 
 from .. import sched
 from .._array import DArray
-from .._transfer import Mapped
 from ..alloc import Allocation, pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
 from ..sched import capturing
 from ..sched._profile import _active
+from ..transfer.copies import Mapped
 from .graph import Input, Node, Scalar, Term, walk
 from .table import ref
 
@@ -269,7 +269,7 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
 def _mapped(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Input],
             writes: Sequence[Input]) -> Any:
     """:func:`call` where an allocation has no host memory of its own (a pyopencl buffer darray
-    wraps): each such buffer is mapped (``_transfer.Mapped``, after its writers) while ``fn`` runs
+    wraps): each such buffer is mapped (``transfer.copies.Mapped``, after its writers) while ``fn`` runs
     through ``sched.run_host`` over the others."""
     box: list[Any] = []
     own: list[list[Any]] = [[], []]  # the allocations with host memory read, written

@@ -14,9 +14,9 @@ import numpy as np
 
 from .. import sched
 from .._array import LOCKED, DArray
-from .._convert import asarray
 from ..dim import Dim, normalize_axis
 from ..ops.manipulation import broadcast_arrays, broadcast_to
+from ..transfer.convert import asarray
 
 
 def _array(x: Any) -> DArray:

@@ -1,5 +1,5 @@
 """The one dispatch path: places, dtypes, broadcasting, then the implementation registered
-for (op, place kind) in the one registry (``ops._registry``, re-exported here: ``register``,
+for (op, place kind) in the one registry (``darray._registry``, re-exported here: ``register``,
 ``implementation``).
 """
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import from_numpy
+from .._registry import implementation, register
 from ..dim import broadcast_dims
 from ..place import CLPlace, Place, current, runtime
-from ._registry import implementation, register
+from ..transfer.convert import from_numpy
 
 PY_SCALARS = (bool, int, float, complex)
 

@@ -24,10 +24,10 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
-from .._convert import input_term
 from ..dim import collapse
 from ..lazy import host
 from ..place import CLPlace, runtime
+from ..transfer.convert import input_term
 from ._kernel import host_memory, on_host
 
 MODES = ("auto", "kernel", "host")

@@ -22,10 +22,10 @@ import pyopencl as cl
 
 from .. import sched
 from .._array import DArray
-from .._transfer import Mapped
 from ..lazy import execute, host
 from ..lazy.graph import Input
 from ..place import CLPlace, runtime
+from ..transfer.copies import Mapped
 
 
 @cache
@@ -77,7 +77,7 @@ def host_memory(place: CLPlace) -> bool:
 def on_host(name: str, reads: Sequence[DArray], writes: Sequence[DArray], fn: Callable[..., None]) -> None:
     """``fn(*read_views, *write_views)`` on NumPy views of the arrays' memory (none empty; the written
     ones fresh, their old contents are not kept): through the host engine's views on host-backed
-    devices (``lazy.host.call``), else mapped (``_transfer.Mapped``: zero copy on host-memory devices)."""
+    devices (``lazy.host.call``), else mapped (``transfer.copies.Mapped``: zero copy on host-memory devices)."""
     place = cast(CLPlace, writes[0].place)  # the host form of an OpenCL op
     if all([x._data().host is not None for x in (*reads, *writes)]):
         nw = len(writes)

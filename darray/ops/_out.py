@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._array import DArray
-from .._convert import assign
+from ..transfer.convert import assign
 from .elementwise import check_out
 
 

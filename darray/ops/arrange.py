@@ -2,7 +2,7 @@
 repeat, pad, meshgrid, tril, triu, diff (the manipulation family's second module; shapes,
 views, joins and splits are in ``manipulation``).
 
-Every copy is ``_convert``'s strided copy of a view (a slice, a broadcast, a reversed run)
+Every copy is ``transfer.convert``'s strided copy of a view (a slice, a broadcast, a reversed run)
 into a view of the output, one kernel per piece on OpenCL places and NumPy on the CPU place;
 tril, triu and diff are lazy elementwise expressions (``where`` against an index mask built
 from ``arange`` comparisons; slice differences) that fuse with what follows them.
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from .._array import DArray
-from .._convert import assign, empty
 from ..dim import normalize_axis
+from ..transfer.convert import assign, empty
 from . import elementwise as E
 from .creation import arange
 from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape

@@ -9,9 +9,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype, empty, from_numpy, from_result, input_term
 from ..lazy import host
 from ..place import CLPlace
+from ..transfer.convert import asarray, astype, empty, from_numpy, from_result, input_term
 from . import _dispatch as D
 from . import elementwise as E
 from ._kernel import launch, origin

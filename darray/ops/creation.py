@@ -12,11 +12,11 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import READ_ONLY, DArray
-from .._convert import asarray, assign, from_numpy
-from .._convert import empty as _empty
-from .._convert import full as _filled
 from ..dim import Dim
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
+from ..transfer.convert import asarray, assign, from_numpy
+from ..transfer.convert import empty as _empty
+from ..transfer.convert import full as _filled
 from . import elementwise as E
 from ._dispatch import PY_SCALARS
 

@@ -14,9 +14,9 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast
 import numpy as np
 
 from .._array import DArray
-from .._convert import from_numpy
 from .._typing import ArrayLike
 from ..dim import broadcast_shapes, normalize_axis
+from ..transfer.convert import from_numpy
 from . import elementwise as E
 from .linalg import _fmt, _inexact, _operands, matmul
 from .manipulation import broadcast_to, moveaxis, stack

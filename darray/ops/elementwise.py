@@ -14,10 +14,10 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy
 from .._array import DArray, read_only
-from .._convert import assign, from_numpy, write
 from .._typing import ArrayLike
 from ..lazy import graph, host, record
 from ..place import CLPlace, Place
+from ..transfer.convert import assign, from_numpy, write
 from . import _dispatch as D
 from ._table import ALIASES, OPS, TABLE, Op
 

@@ -18,9 +18,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, empty, from_numpy, to_numpy
 from ..dtypes import ctype
 from ..place import CLPlace, runtime
+from ..transfer.convert import asarray, empty, from_numpy, to_numpy
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R

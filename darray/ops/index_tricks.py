@@ -15,10 +15,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, assign, from_numpy, to_numpy
 from ..dim import Dim
 from ..dim import broadcast_shapes as _broadcast_shapes
 from ..place import PlaceLike, parse
+from ..transfer.convert import asarray, assign, from_numpy, to_numpy
 from . import elementwise as E
 from . import reduction as R
 from .creation import arange, linspace

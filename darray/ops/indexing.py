@@ -31,7 +31,11 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray, read_only
-from .._convert import (
+from ..dim import MAX_RANK, Dim, broadcast_shapes
+from ..lazy import host
+from ..lazy.graph import Input
+from ..place import CLPlace, Place
+from ..transfer.convert import (
     _value_term,
     assign,
     assign_now,
@@ -42,10 +46,6 @@ from .._convert import (
     scalar_value,
     write,
 )
-from ..dim import MAX_RANK, Dim, broadcast_shapes
-from ..lazy import host
-from ..lazy.graph import Input
-from ..place import CLPlace, Place
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
@@ -430,7 +430,7 @@ def _take_now(view: DArray, entry: _Advanced, place: CLPlace) -> DArray | None:
 
 
 def setitem(x: DArray, key: Any, value: Any, /) -> None:
-    """``x[key] = value``: through the view for a basic key (``_convert.assign``), else a
+    """``x[key] = value``: through the view for a basic key (``transfer.convert.assign``), else a
     scatter (NumPy's casting and broadcasting either way)."""
     if _element_key(x._dim.shape, key) and assign_now(x, key, 1, value):  # an element, by the host engine
         return

@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, to_numpy
 from ..dim import normalize_axis
+from ..transfer.convert import asarray, to_numpy
 from ._out import finish
 from .manipulation import arrays_of, broadcast_to, concat, moveaxis, named, one, reshape, split
 from .shaping import atleast_1d, atleast_2d, atleast_3d

@@ -17,10 +17,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import READ_ONLY, DArray
-from .._convert import asarray, empty, from_numpy
 from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
 from ..lazy import host
 from ..place import CLPlace
+from ..transfer.convert import asarray, empty, from_numpy
 from . import _dispatch as D
 from . import _gemm
 from . import elementwise as E

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._array import DArray
-from .._convert import from_numpy
 from ..dim import normalize_axis
+from ..transfer.convert import from_numpy
 from . import elementwise as E
 from ._out import finish
 from .decomp import _lapack, _on_host, inv, solve

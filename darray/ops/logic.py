@@ -11,8 +11,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
 from ..dim import broadcast_shapes
+from ..transfer.convert import asarray
 from . import _dispatch as D
 from . import elementwise as E
 from ._out import finish

@@ -4,7 +4,7 @@ split, array_split).
 
 Views share their input's Allocation and launch nothing (``Dim`` view math): everything
 here but concat, stack, and reshape/ravel of a layout that needs a copy. Copies go through
-``_convert``'s strided copy (``astype``, ``assign``): one generated kernel per piece on
+``transfer.convert``'s strided copy (``astype``, ``assign``): one generated kernel per piece on
 OpenCL places, NumPy on the CPU place. Array arguments may be lazy: a view materialises its
 input first, as any non-elementwise consumer does.
 """
@@ -20,9 +20,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import READ_ONLY, DArray
-from .._convert import asarray, assign, astype, empty
 from ..dim import Dim, broadcast_shapes, check_nbytes, normalize_axes, normalize_axis
 from ..place import Place
+from ..transfer.convert import asarray, assign, astype, empty
 from . import _dispatch as D
 from ._out import finish
 

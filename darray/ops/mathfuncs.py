@@ -16,8 +16,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
 from ..dim import Dim, normalize_axis
+from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from ._out import finish

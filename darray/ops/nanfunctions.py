@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._array import DArray
-from .._convert import asarray
 from .._typing import DTypeLike
 from ..dim import normalize_axes
+from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from . import scan as S

@@ -5,7 +5,7 @@ from typing import Any
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
+from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from .arrange import pad

@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, from_numpy, to_numpy
 from ..place import parse
+from ..transfer.convert import asarray, from_numpy, to_numpy
 from . import elementwise as E
 from .creation import arange, zeros
 from .manipulation import concat, reshape

@@ -27,8 +27,8 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
-from .._convert import empty
 from ..place import CLPlace, runtime
+from ..transfer.convert import empty
 from ._kernel import ref, source
 from .creation import zeros
 

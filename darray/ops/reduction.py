@@ -19,12 +19,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, from_numpy, input_term
 from .._typing import ArrayLike, DTypeLike, Scalar
 from ..dim import Dim, normalize_axes
 from ..lazy import host, host_sum
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
+from ..transfer.convert import asarray, from_numpy, input_term
 from . import _dispatch as D
 from . import elementwise as E
 from ._out import finish

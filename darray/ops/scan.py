@@ -18,12 +18,12 @@ import pyopencl as cl
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..dtypes import ctype
 from ..lazy import host
 from ..lazy.render import header
 from ..place import CLPlace, runtime
+from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _dispatch as D
 from ._kernel import run as launch
 from ._out import finish

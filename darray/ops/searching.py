@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import astype, check_dtype, empty, from_numpy
 from ..place import CLPlace, Place
+from ..transfer.convert import astype, check_dtype, empty, from_numpy
 from . import _dispatch as D
 from ._kernel import launch, origin
 from .taking import take

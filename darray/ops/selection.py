@@ -17,8 +17,8 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import place as _places
 from .._array import DArray, read_only
-from .._convert import asarray, astype
 from ..dim import broadcast_shapes, normalize_axis
+from ..transfer.convert import asarray, astype
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R

@@ -19,9 +19,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..place import CLPlace, Place
+from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R

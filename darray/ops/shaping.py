@@ -15,8 +15,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
 from ..dim import normalize_axes, normalize_axis
+from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from .arrange import tile

@@ -31,10 +31,10 @@ import pyopencl as cl
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype, empty, from_numpy
 from ..dim import normalize_axis
 from ..lazy import execute
 from ..place import CLPlace, runtime
+from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _dispatch as D
 from . import elementwise as E
 from ._kernel import host_memory, on_host, ref, run, source

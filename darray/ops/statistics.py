@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, from_numpy, to_numpy
 from ..dim import normalize_axes
+from ..transfer.convert import asarray, from_numpy, to_numpy
 from . import elementwise as E
 from . import reduction as R
 from ._out import finish

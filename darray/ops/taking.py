@@ -10,8 +10,8 @@ from typing import Any
 
 from .. import dtypes as _dt
 from .._array import DArray, read_only
-from .._convert import asarray, astype
 from ..dim import normalize_axis
+from ..transfer.convert import asarray, astype
 from . import elementwise as E
 from . import reduction as R
 from ._out import finish

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
+from ..transfer.convert import asarray
 from . import elementwise as E
 from . import ufunc_methods as M
 from ._out import store

@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray, read_only
-from .._convert import asarray, to_numpy
 from ..dim import normalize_axes, normalize_axis
+from ..transfer.convert import asarray, to_numpy
 from . import elementwise as E
 from . import nanfunctions as N
 from . import reduction as R

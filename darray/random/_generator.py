@@ -12,7 +12,6 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
-from .._convert import asarray
 from ..ops import elementwise as E
 from ..ops.creation import default_float
 from ..ops.searching import searchsorted
@@ -20,6 +19,7 @@ from ..ops.selection import where
 from ..ops.sorting import argsort
 from ..ops.taking import take, take_along_axis
 from ..place import Place, PlaceLike
+from ..transfer.convert import asarray
 from ._distributions import Distributions, Number
 from ._multivariate import Multivariate
 from ._params import float_dtype, out_args, place_of, shape_of

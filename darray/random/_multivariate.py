@@ -12,13 +12,13 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray
 from ..ops import elementwise as E
 from ..ops.decomp import cholesky, eigh, svd
 from ..ops.linalg import matmul
 from ..ops.manipulation import stack
 from ..ops.selection import where
 from ..place import Place, PlaceLike
+from ..transfer.convert import asarray
 from ._distributions import Number, Source, _log_gamma
 from ._params import Param, broadcast, float_dtype, host_values, on_place, place_of, shape_of
 

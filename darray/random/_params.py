@@ -16,9 +16,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray, read_only
-from .._convert import asarray
 from ..ops.creation import default_float
 from ..place import Place, PlaceLike, parse
+from ..transfer.convert import asarray
 
 REQUIRED: Any = object()  # a parameter without a default
 LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)  # numpy's largest Poisson mean

@@ -18,12 +18,12 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray
-from .._convert import empty, from_numpy
 from ..lazy import execute
 from ..ops import _dispatch as D
 from ..ops._kernel import launch, origin
 from ..ops.creation import default_float
 from ..place import CLPlace, Place, runtime
+from ..transfer.convert import empty, from_numpy
 
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 LANES = 8  # blocks per group (one vector lane each)

@@ -20,7 +20,6 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
-from .._convert import empty, from_numpy
 from ..lazy import execute
 from ..ops import _dispatch as D
 from ..ops._kernel import origin, run, source
@@ -28,6 +27,7 @@ from ..ops.creation import ascontiguousarray
 from ..ops.manipulation import broadcast_to
 from ..place import CLPlace, DeviceInfo, Place, runtime
 from ..place._probe import Program, add_programs
+from ..transfer.convert import empty, from_numpy
 from . import _host_discrete as HD
 from . import _host_samplers as H
 from ._philox import counter_arg, device_options, options

@@ -20,12 +20,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype
 from ..ops import elementwise as E
 from ..ops import reduction as R
 from ..ops.creation import default_float, zeros
 from ..ops.indexing import nonzero
 from ..place import Place, PlaceLike, parse
+from ..transfer.convert import asarray, astype
 
 INDEX32 = 2**31 - 1  # the largest index (and nnz) an int32 index array serves; tests lower it
 DTYPES = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)

@@ -20,7 +20,6 @@ import pyopencl as cl
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import empty, from_numpy
 from ..lazy import execute
 from ..ops import _dispatch as D
 from ..ops._kernel import launch, ref, run, source
@@ -28,6 +27,7 @@ from ..ops.creation import zeros
 from ..ops.scan import cumulative_sum
 from ..ops.sorting import sort_rows
 from ..place import CLPlace, runtime
+from ..transfer.convert import empty, from_numpy
 
 KT = 16  # dense columns per pass of a product (a private accumulator each)
 SPLIT_ITEMS = 64  # split products: work-items per compute unit (small runs balance a shared machine)

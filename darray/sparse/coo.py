@@ -14,12 +14,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._convert import asarray, astype
 from ..jit import register
 from ..ops import reduction as R
 from ..ops.indexing import nonzero
 from ..ops.manipulation import concat
 from ..place import Place, PlaceLike
+from ..transfer.convert import asarray, astype
 from . import _ops
 from ._base import FORMATS, SparseMatrix, check_range, check_shape, index_dtype, operands, resolve_place, value_dtype
 

@@ -14,12 +14,12 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import lazy
 from .._array import DArray
-from .._convert import asarray, astype
 from ..jit import jit
 from ..ops import elementwise as E
 from ..ops.creation import zeros_like
 from ..ops.linalg import vecdot
 from ..place import CLPlace, runtime
+from ..transfer.convert import asarray, astype
 from ._base import SparseMatrix, value_dtype
 
 __all__ = ["cg"]

@@ -28,8 +28,8 @@ an array is a view of a slightly larger byte buffer (``out.base`` is not None, a
 NumPy view).
 
 On devices whose memory is not host memory (discrete GPUs), a contiguous read of
-``_staging.STAGE_MIN`` bytes or more into a new array goes into a pinned staging buffer
-(``_staging``), which a read command fills by DMA at the link rate, several times faster
+``staging.STAGE_MIN`` bytes or more into a new array goes into a pinned staging buffer
+(``transfer.staging``), which a read command fills by DMA at the link rate, several times faster
 than into pageable memory: the new array is that pinned memory itself, whose ``base`` is a
 staging lease (not None, and not an ndarray); the buffer goes back to a small per-place pool
 when the array and its views are gone. Larger reads than the pool lends, reads into an existing
@@ -46,11 +46,12 @@ from typing import cast
 import numpy as np
 import pyopencl as cl
 
-from . import _staging, sched
-from .alloc import Allocation, allocate
-from .dim import Dim
-from .place import CLPlace, runtime
-from .sched._profile import _active
+from .. import sched
+from ..alloc import Allocation, allocate
+from ..dim import Dim
+from ..place import CLPlace, runtime
+from ..sched._profile import _active
+from . import staging
 
 MAP_MIN = 32 << 20       # bytes: smaller reads use one read command (map + unmap cost 50-100 us more)
 CHUNK = 8 << 20          # bytes per step of a staged transfer (two steps in flight: host copy and transfer)
@@ -156,7 +157,7 @@ def upload(host: np.ndarray, place: CLPlace) -> Allocation:
             _in_host(alloc, place, lambda: host_copy(dst, host.reshape(-1).view(np.uint8)), write=True)
         else:  # a new allocation nothing is pending on, and no other thread can reach yet
             host_copy(dst, host.reshape(-1).view(np.uint8))
-    elif host.nbytes >= _staging.STAGE_MIN and not _unified(place) and \
+    elif host.nbytes >= staging.STAGE_MIN and not _unified(place) and \
             _staged(host.reshape(-1).view(np.uint8), alloc, place, 0, write=True):
         pass
     elif host.nbytes:
@@ -191,7 +192,7 @@ def _staged(host: np.ndarray, alloc: Allocation, place: CLPlace, start: int, *, 
     with nothing done, when the pool lends no buffer."""
     nbytes = host.nbytes
     step = min(nbytes, CHUNK)
-    pool = _staging.pool(place)
+    pool = staging.pool(place)
     bufs = []
     for _ in range(2 if nbytes > step else 1):
         b = pool.take(step)
@@ -271,10 +272,10 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
                        else np.empty(dim.shape, dtype))
             host_copy(out, _strided(raw, dim, dtype, lo))
         return out
-    stage = nbytes >= _staging.STAGE_MIN and not _unified(place)
+    stage = nbytes >= staging.STAGE_MIN and not _unified(place)
     if contiguous:
         if out is None and stage:
-            staged = _staging.read_new(dim.shape, dtype, place, lambda dst: _read_into(dst, alloc, place, lo * item))
+            staged = staging.read_new(dim.shape, dtype, place, lambda dst: _read_into(dst, alloc, place, lo * item))
             if staged is not None:
                 return staged
         if out is None:
@@ -285,7 +286,7 @@ def download(alloc: Allocation, dim: Dim, dtype: np.dtype, place: CLPlace,
     if sparse:
         return None
     span = (hi - lo) * item
-    pinned = _staging.read_new((span,), _BYTES, place, lambda dst: _read_into(dst, alloc, place, lo * item)) \
+    pinned = staging.read_new((span,), _BYTES, place, lambda dst: _read_into(dst, alloc, place, lo * item)) \
         if stage else None
     raw = np.empty(span, np.uint8) if pinned is None else pinned
     if pinned is None:

@@ -7,7 +7,7 @@ itself as the new array: a copy into fresh pageable pages would cost as much as 
 The array's base is a ``_Lease`` (its ``__array_interface__`` is the mapping); when the
 last view of the array is gone the buffer goes back to its place's pool. Uploads and reads into
 existing arrays borrow buffers with ``take`` and ``put`` for the length of one transfer
-(``_transfer._staged``: chunks through two buffers taking turns, issue 29).
+(``copies._staged``: chunks through two buffers taking turns, issue 29).
 
 Pinning is slow (on an H100, pinning and mapping 64 MiB took 31 ms, the pageable read of
 it 20 ms and the pinned one 1.3 ms), so buffers are kept for reuse, and a buffer is pinned
@@ -37,7 +37,7 @@ from typing import cast
 import numpy as np
 import pyopencl as cl
 
-from .place import CLPlace, runtime
+from ..place import CLPlace, runtime
 
 STAGE_MIN = 1 << 20      # bytes: smaller reads go to pageable memory (on an H100 a pinned read saved 130 us at 1 MiB)
 BUFFER_MIN = 1 << 20     # bytes: the smallest staging buffer

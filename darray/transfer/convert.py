@@ -6,14 +6,15 @@ from typing import Any, cast
 
 import numpy as np
 
-from . import _transfer, lazy
-from . import dtypes as _dt
-from ._array import DArray, read_only
-from .alloc import HostAllocation, allocate
-from .dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
-from .lazy import execute, graph, host
-from .ops._registry import implementation, register
-from .place import CLPlace, Place, PlaceLike, parse, runtime
+from .. import dtypes as _dt
+from .. import lazy
+from .._array import DArray, read_only
+from .._registry import implementation, register
+from ..alloc import HostAllocation, allocate
+from ..dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
+from ..lazy import execute, graph, host
+from ..place import CLPlace, Place, PlaceLike, parse, runtime
+from . import copies
 
 
 def check_dtype(dtype: np.dtype, place: Place, op: str) -> None:
@@ -77,7 +78,7 @@ def _from_numpy_cpu(host: np.ndarray, dim: Dim, dtype: np.dtype, place: Place) -
 @register("convert.from_numpy", "cl")
 def _from_numpy_cl(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray:
     made = host.put(values, dim, dtype, place)  # at once on host-backed devices where it can
-    return made if made is not None else DArray(_transfer.upload(values, place), dim, dtype, place)
+    return made if made is not None else DArray(copies.upload(values, place), dim, dtype, place)
 
 
 def input_term(x: DArray) -> graph.Input:
@@ -111,9 +112,9 @@ def item(x: DArray, what: str = "item") -> Any:
 
 
 def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
-    """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``_transfer.check_out``)."""
+    """A NumPy copy of ``x``, or ``x`` copied into ``out`` (checked by ``copies.check_out``)."""
     if out is not None:
-        _transfer.check_out(x.shape, x._dtype, out)
+        copies.check_out(x.shape, x._dtype, out)
     return implementation("convert.to_numpy", x._place)(x, out)
 
 
@@ -121,13 +122,13 @@ def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
 def _to_numpy_cpu(x: DArray, out: np.ndarray | None) -> np.ndarray:
     if out is None:
         return np.array(x._host_view(), copy=True)
-    _transfer.host_copy(out, x._host_view())
+    copies.host_copy(out, x._host_view())
     return out
 
 
 @register("convert.to_numpy", "cl")
 def _to_numpy_cl(x: DArray, out: np.ndarray | None) -> np.ndarray:
-    host = _transfer.download(x._data(), x._dim, x._dtype, cast(CLPlace, x._place), out)
+    host = copies.download(x._data(), x._dim, x._dtype, cast(CLPlace, x._place), out)
     if host is None:  # sparse strided view: gather on the device, then read
         host = to_numpy(astype(x, x._dtype, copy=True), out)
     return host
