@@ -38,6 +38,15 @@ def test_bincount_errors() -> None:
     assert_same(da.bincount(da.asarray([1, 1])), np.array([0, 2]))
 
 
+def _estimator_bins(a: np.ndarray, rng: tuple[float, float] | None) -> float:
+    """About how many bins the width estimators ('fd', 'auto') ask for: the range over
+    Freedman-Diaconis's width, 2 IQR n^(-1/3); 0 for a zero IQR (they fall back to Sturges there)."""
+    lo, hi = (float(a.min()), float(a.max())) if rng is None else rng
+    q75, q25 = np.percentile(a, [75, 25])
+    width = 2 * float(q75 - q25) * a.size ** (-1 / 3)
+    return (hi - lo) / width if width > 0 else 0.0
+
+
 @pytest.mark.parametrize("place", PLACES)
 @given(data=st.data(), bins=st.sampled_from([1, 3, 10, [-2.0, -0.5, 0.0, 0.5, 4.0], "auto", "sturges", "fd"]),
        density=st.booleans(), weighted=st.booleans())
@@ -46,8 +55,8 @@ def test_histogram(place, data, bins, density, weighted) -> None:
     a, x = view(base), view(da.asarray(base, device=place))
     rng = data.draw(st.sampled_from([None, (-1.0, 1.0), (0.0, 0.0)]))
     w = np.linspace(0, 1, a.size).reshape(a.shape) if weighted else None
-    if isinstance(bins, str) and (w is not None or not a.size):
-        return
+    if isinstance(bins, str) and (w is not None or not a.size or _estimator_bins(a, rng) > 100_000):
+        return  # (an estimator's width over a spread-out outlier can ask for 10^8 bins: GBs in NumPy too)
     try:
         want = np.histogram(a, bins, rng, density, w)
     except ValueError:

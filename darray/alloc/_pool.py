@@ -44,13 +44,15 @@ Pending = dict  # stream id -> (stream, seq, event); see darray.sched
 class _Segment:
     """One OpenCL buffer of the pool; ``host``: the host memory it is made over (host-backed
     runtimes, see ``Runtime.host_backed``), else None; ``first``: its block at offset 0 (splits
-    and merges keep that block), the head of its list of blocks."""
+    and merges keep that block), the head of its list of blocks; ``typed``: ``host`` as 1-D arrays
+    of the dtypes the host engine asked for (``lazy.host``), released with the segment."""
 
-    __slots__ = ("buffer", "size", "large", "host", "first")
+    __slots__ = ("buffer", "size", "large", "host", "first", "typed")
 
     def __init__(self, buffer: cl.Buffer, size: int, large: bool, host: np.ndarray | None) -> None:
         self.buffer, self.size, self.large, self.host = buffer, size, large, host
         self.first: _Block | None = None
+        self.typed: dict[np.dtype, np.ndarray | None] = {}
 
 
 class _Block:

@@ -80,7 +80,7 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
         return c[2]
     shape = d.shape
     size = dtype.itemsize
-    flat = _typed(a.host, dtype) if not a.offset % size else None
+    flat = _typed(a, dtype) if not a.offset % size else None
     if flat is None:
         v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
                        strides=tuple([s * size for s in d.strides]))
@@ -102,19 +102,16 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     return v
 
 
-_segments: dict[int, tuple[np.ndarray, dict[np.dtype, np.ndarray | None]]] = {}  # id(host memory) -> typed
-
-
-def _typed(host: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
-    """A pool segment's host memory as a 1-D array of ``dtype`` (kept per segment and dtype), or None
-    where its size is not a multiple of ``dtype``'s."""
-    found = _segments.get(id(host))
-    if found is None or found[0] is not host:
-        if len(_segments) >= 64:
-            _segments.clear()
-        found = _segments[id(host)] = (host, {})
-    typed = found[1]
+def _typed(a: Any, dtype: np.dtype) -> np.ndarray | None:
+    """The host memory of allocation ``a``'s pool segment as a 1-D array of ``dtype`` (kept on the
+    segment per dtype), or None where its size is not a multiple of ``dtype``'s or ``a`` has no
+    pool block."""
+    block = a.block
+    if block is None:
+        return None
+    typed = block.segment.typed
     if dtype not in typed:
+        host = a.host
         typed[dtype] = host.view(dtype) if not host.nbytes % dtype.itemsize else None
     return typed[dtype]
 
@@ -168,7 +165,7 @@ def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
     """The element at the start of view ``d`` of allocation ``a`` (host memory) as a NumPy scalar
     (``python``: a Python one)."""
     size = dtype.itemsize
-    flat = _typed(a.host, dtype) if not a.offset % size else None
+    flat = _typed(a, dtype) if not a.offset % size else None
     if flat is None:
         flat, k = _memory(a, d, dtype).reshape(-1), 0
     else:
