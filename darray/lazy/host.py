@@ -81,20 +81,17 @@ def _memory(a: Any, d: Dim, dtype: np.dtype) -> np.ndarray:
     shape = d.shape
     size = dtype.itemsize
     flat = _typed(a, dtype) if not a.offset % size else None
-    if flat is None:
-        v = np.ndarray(shape, dtype, buffer=a.host, offset=a.offset + d.offset * size,
-                       strides=tuple([s * size for s in d.strides]))
+    start = a.offset // size + d.offset
+    if flat is not None and _TRUSTED.get(shape) is d:  # C-contiguous: the common case
+        v = flat[start:start + d.size]
+        if len(shape) != 1:
+            v = v.reshape(shape)
+    elif flat is not None and len(shape) == 1 and d.strides[0] > 0 and shape[0]:  # a slice of a vector
+        step = d.strides[0]
+        v = flat[start:start + (shape[0] - 1) * step + 1:step]
     else:
-        start = a.offset // size + d.offset
-        if _TRUSTED.get(shape) is d:  # C-contiguous: the common case
-            v = flat[start:start + d.size]
-            if len(shape) != 1:
-                v = v.reshape(shape)
-        elif len(shape) == 1 and d.strides[0] > 0 and shape[0]:  # a slice of a vector
-            step = d.strides[0]
-            v = flat[start:start + (shape[0] - 1) * step + 1:step]
-        else:
-            v = np.ndarray(shape, dtype, buffer=flat, offset=start * size, strides=tuple([s * size for s in d.strides]))
+        buffer, first = (a.host, a.offset + d.offset * size) if flat is None else (flat, start * size)
+        v = np.ndarray(shape, dtype, buffer=buffer, offset=first, strides=tuple([s * size for s in d.strides]))
     a.view = c = (d, dtype, v)
     block = a.block
     if block is not None:  # for the block's next owner: a loop makes the same views again
