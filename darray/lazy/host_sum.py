@@ -201,17 +201,15 @@ _orders: dict[int, tuple[CLPlace, bool]] = {}
 
 
 def _ordered(place: CLPlace) -> bool:
-    """Whether ``place``'s compiler keeps the row kernels' fold order as written. PoCL's does (LLVM
-    without reassociation; every layout measured bit for bit). Intel's CPU compiler runs the
-    work-items of a group in SIMD lanes, each in the written order, but with groups of fewer than 16
-    work-items (the chunked form's groups of one, ``place.kernel_form``) its loop vectoriser
-    reassociates the lanes' sums (measured on AVX-512: the partials' fold from 2 rows of 8, float64
-    blocks of 16 rows), an order the sizes do not predict: there float sums stay with the kernels."""
+    """Whether ``place``'s compiler keeps the row kernels' fold order as written: PoCL's (LLVM
+    without reassociation) and Intel's CPU compiler, whose loop vectoriser reassociated the lanes'
+    sums (groups under 16 work-items, AVX-512) until the fold loops asked it not to
+    (``reduce_render.KEEP_ORDER``); every layout measured bit for bit on both. Other runtimes'
+    float sums stay with the kernels."""
     found = _orders.get(id(place))
     if found is None or found[0] is not place:
         info = runtime(place).info
-        ordered = "Portable Computing Language" in info.platform or ("Intel" in info.platform
-                                                                     and info.work_group >= 16)
+        ordered = "Portable Computing Language" in info.platform or "Intel" in info.platform
         if len(_orders) >= 256:
             _orders.clear()
         found = _orders[id(place)] = (place, ordered)

@@ -42,6 +42,11 @@ LANES = 8    # independent accumulators per chunked work-item (one float8 where 
 BLOCK = 16   # float sums: terms per lane summed into a fresh block accumulator before joining acc
 GROUP = 16   # group kernels: work-items of a work-group that share a task (a SIMD group of Intel's runtime)
 GROUP_STAGES = ("group", "groups")
+# Before each loop of a float sum's lanes: Intel's CPU compiler otherwise reassociates the lanes'
+# sums where its loop vectoriser takes them (groups under 16 work-items, AVX-512), in an order the
+# sizes do not predict; kept as written, the host engine computes the same bits (``host_sum``).
+# Other compilers do not vectorise these loops (GPUs) or keep the order anyway (PoCL).
+KEEP_ORDER = "#pragma clang loop vectorize(disable) interleave(disable)"
 _FLOAT32 = np.dtype(np.float32)
 Element = Callable[[int, str, str], list[str]]
 
@@ -226,11 +231,11 @@ def _lanes(spec: KernelSpec, element: Element, vector: list[str] | None = None,
                   f"        c_v = {_step(spec, 'c_v', 'b_v')};", "    }",
                   *[f"    {line}" for q in range(LANES) for line in _fold(spec, q, f"c_v.s{q}", "", into)], "}"]
     elif blocked(red):
-        lines += [f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
+        lines += [KEEP_ORDER, f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
-        lines += [f"    for (; {k} + {step} <= kc;) {{", f"        const {idx} kb = min({k} + {span}, kc);"]
+        lines += [f"    {KEEP_ORDER}", f"    for (; {k} + {step} <= kc;) {{", f"        const {idx} kb = min({k} + {span}, kc);"]
         lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
-        lines.append(f"        for (; {k} + {step} <= kb; {k} += {step}) {{")
+        lines += [f"        {KEEP_ORDER}", f"        for (; {k} + {step} <= kb; {k} += {step}) {{"]
         for lane in range(lanes):
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", "b"), 3)
         lines.append("        }")
@@ -245,6 +250,8 @@ def _lanes(spec: KernelSpec, element: Element, vector: list[str] | None = None,
         for lane in range(lanes):
             lines += _indent(element(lane, f" + {lane * stride}" if lane else "", into))
         lines.append("}")
+    if blocked(red):
+        lines.append(KEEP_ORDER)
     lines.append(f"for (; {k} < {k1}; {k} += {stride}) {{")
     lines += _indent(element(0, "", into))
     lines.append("}")
