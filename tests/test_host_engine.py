@@ -252,6 +252,47 @@ def test_scans(op, dtype, data, cl_place):
     both(body, [base], cl_place)
 
 
+@given(dtype=st.sampled_from(["float64", "float32", "int64", "int8", "bool", "complex128"]),
+       use=st.sampled_from(["reshape", "stack", "astype", "asarray", "setitem", "iadd", "kernel", "chain", "index"]),
+       data=st.data())
+def test_zero_d_results_held_as_values(dtype, use, data, cl_place):
+    """0-d results the engine computes at once (an element's arithmetic, an inner product, a
+    reduction: held as their value, without memory) used as arrays: reshaped, stacked, cast, read by
+    NumPy, written into an array, updated in place, read by a kernel past the limit, chained."""
+    base, view = data.draw(viewed(dtype, 1, 1, 6, elements=_host(dtype)))
+    if view(base).size < 2:
+        return
+    make = data.draw(st.sampled_from(["element", "dot", "max", "sum"]))
+    big = np.arange(ON + 5) % 7 == 1 if dtype == "bool" else (np.arange(ON + 5) % 7).astype(dtype)
+
+    def body(xp: Any, a: list[Any]) -> Any:
+        v = view(a[0])
+        s = {"element": lambda: v[0] * v[1], "dot": lambda: xp.dot(v, v), "max": lambda: v.max(),
+             "sum": lambda: xp.sum(v)}[make]()
+        if use == "reshape":
+            return s.reshape(1, 1)
+        if use == "stack":
+            return xp.stack([s, s])
+        if use == "astype":
+            return s.astype(np.float32) if xp is np else s.astype(da.float32)
+        if use == "asarray":
+            return np.asarray(s.get() if xp is da else s)
+        if use == "setitem":
+            v[-1] = s
+            return None
+        if use == "iadd":
+            t = s.copy() if xp is np else s
+            t += v[0]
+            return t
+        if use == "kernel":
+            return a[1] * s
+        if use == "chain":
+            return (s + v[0]) == s
+        return v[xp.asarray(v[0] != v[1]).astype(np.int64)]
+
+    both(body, [base, big], cl_place)
+
+
 @pytest.mark.parametrize("n", [ON - 1, ON, ON + 1])
 def test_writes_on_both_sides_of_the_limit(n, cl_place):
     """Fills, slice copies and in-place operators of ``n`` elements either side of the limit."""

@@ -120,3 +120,20 @@ def walk(roots: list[Term]) -> list[Term]:
         stack.append((t, True))
         stack.extend((leaf(a), False) for a in reversed(t.args) if id(leaf(a)) not in seen)
     return order
+
+
+def known(value: np.generic) -> Node:
+    """The node of a 0-d result whose value the host engine computed at once (``host.now``): a cast
+    of the NumPy scalar ``value`` to its own dtype, held without memory until something needs the
+    array's memory (it is then materialised like any pending node; in a kernel it is an argument)."""
+    dtype = value.dtype
+    return Node("cast", (Scalar(value, dtype),), dtype, (), 1, 1, (), 0, False, None, True, True)
+
+
+def known_value(t: Any) -> np.generic | None:
+    """The NumPy scalar of a pending :func:`known` node, else None."""
+    if type(t) is Node and t.op == "cast" and t.value is None and not t.shape:
+        a = t.args[0]
+        if type(a) is Scalar and type(a.value) is t.dtype.type:
+            return a.value
+    return None

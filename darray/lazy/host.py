@@ -18,6 +18,7 @@ no size read back. None of this runs inside a ``da.jit`` trace.
 from __future__ import annotations
 
 import contextvars
+import operator
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -35,7 +36,7 @@ from ..place import CLPlace, runtime
 from ..sched import capturing
 from ..sched._profile import _active
 from ..transfer.copies import Mapped
-from .graph import Input, Node, Scalar, Term, walk
+from .graph import Input, Node, Scalar, Term, known, known_value, walk
 from .table import ref
 
 
@@ -136,7 +137,15 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
     read it now (``write``: also write it), else None. Yes for a materialised array in host memory
     of an OpenCL device (not a buffer darray wraps), nothing pending that the access would wait for,
     the engine on (``LIMIT``), no ``da.jit`` trace and no profile recording (it lists host runs).
-    Sizes are the caller's to weigh; a writer runs the pending graphs reading ``x`` first."""
+    Sizes are the caller's to weigh; a writer runs the pending graphs reading ``x`` first. A 0-d
+    result held as its value (``graph.known``) reads as that value; a writer materialises it."""
+    if x._node is not None:
+        v = known_value(x._node)
+        if v is None or _active or LIMIT <= 0 or capturing() is not None:
+            return None
+        if not write:
+            return np.asarray(v)
+        x._data()  # into memory (``run``'s first case), to be written
     a = _settled(x, write)
     if a is None:
         return None
@@ -148,7 +157,10 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
 
 def element(x: DArray) -> Any:
     """The one element of a size-1 ``x`` as a Python scalar where :func:`view` would give its
-    memory, else None."""
+    memory (or holds it: ``graph.known``), else None."""
+    if x._node is not None:
+        v = known_value(x._node)
+        return None if v is None else v.item()
     a = _settled(x, False)
     if a is None:
         return None
@@ -365,6 +377,7 @@ def _into(out: np.ndarray, f: Callable[..., Any], vals: list[Any]) -> None:
 
 
 _contexts = threading.local()
+_SCALAR = Dim.trusted(())
 
 
 def _quiet_run() -> Callable[..., Any]:
@@ -405,6 +418,14 @@ def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray |
     return DArray(alloc, dim, dtype, place)
 
 
+def held(value: Any, dtype: np.dtype, place: Any) -> DArray:
+    """A new 0-d array of ``dtype`` holding ``value`` (a NumPy scalar or 0-d array) without memory
+    until something needs its memory (``graph.known``): a result the engine computed at once."""
+    if type(value) is not dtype.type:
+        value = np.asarray(value).astype(dtype)[()]
+    return DArray(None, _SCALAR, dtype, place, known(value))
+
+
 def fresh(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype) -> tuple[DArray, np.ndarray] | None:
     """A new C-contiguous array for the engine to compute into and its memory as a NumPy array,
     from a pooled block nothing is pending on; None where the block is not free yet."""
@@ -426,10 +447,18 @@ def put(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray
     return made
 
 
+# ops whose NumPy scalar operator computes what the ufunc's loop does over scalars of the loop dtypes,
+# at a tenth of a ufunc call's cost
+_SCALAR_MATH: dict[str, Callable[..., Any]] = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
+    "negative": operator.neg, "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+    "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
+
+
 def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
         place: CLPlace, into: DArray | None = None) -> DArray | None:
     """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
-    called, into a new array of ``out``: for an op exact on the host (the caller's to check) over
+    called, into a new array of ``out`` (0-d: :func:`held`): for an op exact on the host (the caller's to check) over
     materialised arrays nothing is pending on, of at most ``min(LIMIT, NOW_MAX)`` elements on a
     host-backed device, with no profile (whose listing shows host runs) or ``da.jit`` trace active.
     Else None: the op is recorded. It costs less than recording the op and evaluating a graph of
@@ -448,7 +477,11 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
             if not n:  # an empty result reads nothing
                 continue
             if a._node is not None:
-                return None
+                v = known_value(a._node)  # a 0-d result computed at once before
+                if v is None:
+                    return None
+                vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
+                continue
             alloc = a._alloc
             w = alloc.write
             if (w is not None and w[1] > w[0].done) or alloc.host is None:  # a write still queued (``_clear``),
@@ -464,6 +497,8 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
+    if into is None and not dim.shape:  # a 0-d result: a NumPy scalar, held without memory
+        return held(_quiet_run()(_SCALAR_MATH.get(op) or ref(op), *vals), out, place)
     if into is None:
         made = _fresh(place, dim, out, p)
         if made is None or not n:
@@ -504,6 +539,12 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     the device is not host-backed."""
     n = targets[0].dim.size
     one = len(nodes) == 1  # the common case, without the comprehensions (a call each in Python 3.11)
+    if one and n == 1 and not _active:
+        v = known_value(nodes[0])  # a 0-d value into memory
+        t = targets[0]
+        if v is not None and t.alloc.host is not None and _clear((t.alloc,), 1):
+            _view(t)[()] = v
+            return True
     size = nodes[0].size if one else sum([x.size for x in nodes])
     # the cheap refusals first (no host pool, a trace, too many elements whatever the count of
     # pending nodes, which is at least 1): the walks below are for graphs the engine may take

@@ -127,6 +127,8 @@ def _matmul_now(a: Any, b: Any) -> DArray | None:
     place = cast(CLPlace, a._place)
     if not rows * cols * va.shape[-1] or _gemm.choose(place, dtype, rows * cols * va.shape[-1]) != "host":
         return None
+    if va.ndim == vb.ndim == 1:  # an inner product: a 0-d result held as its value
+        return host.held(host.quietly(np.matmul, va, vb), dtype, place)
     made = host.fresh(place, va.shape[:-1] + vb.shape[1:], dtype)
     if made is None:
         return None

@@ -126,6 +126,8 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
             return summed
     if _exact(op, x.dtype) and (x._node is None or x._node.host) and host.usable(place, x.size):
         v = host.view(x)
+        if v is not None and not shape:  # settled, to one value: held as it (``host.held``)
+            return host.held(host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v), out_dt, place)
         made = host.fresh(place, shape, out_dt) if v is not None else None
         if made is not None:  # settled: NumPy on its memory as it is called
             made[1][...] = host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v)
