@@ -101,6 +101,25 @@ def test_scalar_reads(dtype, data, cl_place):
     both(body, [base], cl_place)
 
 
+@given(dtype=st.sampled_from(DTYPES), data=st.data())
+def test_elements_are_copies(dtype, data, cl_place):
+    """``e = x[i, j]`` is a copy, as NumPy's scalar: writing ``x[i, j]`` or updating ``e`` in place
+    (``e += e``) after it leaves the other as it was (``x[i, j, ...]`` stays a view, in darray and NumPy)."""
+    base, view = data.draw(viewed(dtype, 1, 3, 5, elements=_host(dtype)))
+    if view(base).size == 0:
+        return
+    key = _index(data.draw, view(base).shape)
+
+    def body(xp: Any, a: list[Any]) -> Any:
+        x = view(a[0])
+        e, kept = x[key], x[key + (Ellipsis,)]
+        x[key] = 1
+        e += e  # (of e's dtype: NumPy's scalar rebinds, darray's 0-d array updates in place)
+        return xp.stack([xp.asarray(e), xp.asarray(kept)]) if xp is np else da.stack([e, kept])
+
+    both(body, [base], cl_place)
+
+
 @given(dtype=st.sampled_from(DTYPES), value=st.sampled_from([0, 1, -1, 7, 300, True, 2.5, -0.0, np.nan, 1e300,
                                                             np.float32(3.25), np.int8(-3), 1 + 2j]),
        data=st.data())

@@ -137,3 +137,13 @@ def known_value(t: Any) -> np.generic | None:
         if type(a) is Scalar and type(a.value) is t.dtype.type:
             return a.value
     return None
+
+
+def copied(t: Any) -> Input | None:
+    """The view a pending copy ``t`` to the same dtype reads, else None: until it runs (before
+    anything writes that view's memory: ``evaluate.before_write``) the view holds its values."""
+    if type(t) is Node and t.op == "cast" and t.value is None:
+        a = t.args[0]
+        if type(a) is Input and a.dtype == t.dtype:
+            return a
+    return None

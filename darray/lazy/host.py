@@ -155,19 +155,21 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
     return _memory(a, x._dim, x._dtype)
 
 
-def element(x: DArray) -> Any:
-    """The one element of a size-1 ``x`` as a Python scalar where :func:`view` would give its
-    memory (or holds it: ``graph.known``), else None."""
+def element(x: DArray, python: bool = True, at: Dim | None = None) -> Any:
+    """The one element of a size-1 ``x`` (``at``: of its 0-d view ``at``) as a Python scalar
+    (``python`` false: a NumPy one) where :func:`view` would give its memory (or holds it:
+    ``graph.known``), else None."""
     if x._node is not None:
-        v = known_value(x._node)
-        return None if v is None else v.item()
+        v = known_value(x._node) if at is None else None
+        return v if v is None or not python else v.item()
     a = _settled(x, False)
     if a is None:
         return None
+    d = x._dim if at is None else at
     c = a.view
-    if c is not None and c[0] is x._dim and c[1] is x._dtype:
-        return c[2].item()
-    return _first(a, x._dim, x._dtype, True)
+    if c is not None and c[0] is d and c[1] is x._dtype:
+        return c[2].item() if python else c[2][()]
+    return _first(a, d, x._dtype, python)
 
 
 def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
@@ -477,10 +479,10 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
             if not n:  # an empty result reads nothing
                 continue
             if a._node is not None:
-                v = known_value(a._node)  # a 0-d result computed at once before
-                if v is None:
+                k = known_value(a._node)  # a 0-d result computed at once before
+                if k is None:
                     return None
-                vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
+                vals.append(k if a._dtype is d or a._dtype == d else k.astype(d))
                 continue
             alloc = a._alloc
             w = alloc.write
@@ -497,8 +499,13 @@ def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, sh
                 vals.append(d.type(a))
             except OverflowError:  # the recorded op raises darray's error
                 return None
-    if into is None and not dim.shape:  # a 0-d result: a NumPy scalar, held without memory
-        return held(_quiet_run()(_SCALAR_MATH.get(op) or ref(op), *vals), out, place)
+    if not dim.shape and (into is None or known_value(into._node) is not None):  # a 0-d result: a NumPy
+        value = held(_quiet_run()(_SCALAR_MATH.get(op) or ref(op), *vals),     # scalar held without memory
+                     out if into is None else into._dtype, place)
+        if into is None:
+            return value
+        into._node = value._node  # in place into a held value: it holds the result (graphs that read it keep theirs)
+        return into
     if into is None:
         made = _fresh(place, dim, out, p)
         if made is None or not n:

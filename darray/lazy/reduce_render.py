@@ -231,9 +231,11 @@ def _lanes(spec: KernelSpec, element: Element, vector: list[str] | None = None,
                   f"        c_v = {_step(spec, 'c_v', 'b_v')};", "    }",
                   *[f"    {line}" for q in range(LANES) for line in _fold(spec, q, f"c_v.s{q}", "", into)], "}"]
     elif blocked(red):
-        lines += [KEEP_ORDER, f"for (; {k} + {step} <= {k1};) {{", f"    const {idx} kc = min({k} + {superspan}, {k1});"]
+        lines += [KEEP_ORDER, f"for (; {k} + {step} <= {k1};) {{",
+                  f"    const {idx} kc = min({k} + {superspan}, {k1});"]
         lines += [f"    {acc_t} u{lane} = {zero};" for lane in range(lanes)]
-        lines += [f"    {KEEP_ORDER}", f"    for (; {k} + {step} <= kc;) {{", f"        const {idx} kb = min({k} + {span}, kc);"]
+        lines += [f"    {KEEP_ORDER}", f"    for (; {k} + {step} <= kc;) {{",
+                  f"        const {idx} kb = min({k} + {span}, kc);"]
         lines += [f"        {acc_t} b{lane} = {zero};" for lane in range(lanes)]
         lines += [f"        {KEEP_ORDER}", f"        for (; {k} + {step} <= kb; {k} += {step}) {{"]
         for lane in range(lanes):

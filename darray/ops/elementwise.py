@@ -250,8 +250,8 @@ def into(out: DArray, name: str, *args: Any) -> DArray:
 def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
     """:func:`into` by the host engine as it is called (``host.now``): arrays of ``out``'s place and
     Python scalars, an op and casts NumPy computes with the kernels' bits. True when done."""
-    if type(out) is not DArray or out._node is not None:
-        return False
+    if type(out) is not DArray or (out._node is not None and graph.known_value(out._node) is None):
+        return False  # (a 0-d value the engine holds is updated in place: ``host.now``)
     place = out._place
     for a in args:
         if type(a) is DArray:
@@ -269,7 +269,8 @@ def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
         return False
     shape = D.shape_of(name, args)
     check_out(name, out, res, shape, place)
-    lazy.before_write(out._alloc)  # pending graphs reading the old values run first
+    if out._node is None:
+        lazy.before_write(out._alloc)  # pending graphs reading the old values run first
     return host.now(name, args, ins, res, shape, place, into=out) is not None
 
 

@@ -336,12 +336,31 @@ def _host_key(key: Any) -> Any:
 
 
 def getitem(x: DArray, key: Any, /) -> DArray:
-    """``x[key]``: a view for basic keys, a copy for advanced ones (NumPy's rules)."""
-    found = _advanced_view(x, key)
+    """``x[key]``: a view for basic keys, a copy for advanced ones (NumPy's rules). An element
+    (a 0-d result of a key without ``...``) is a copy, as NumPy's scalar: a new 0-d DArray."""
+    found = None if _basic(key) else _advanced_view(x, key)
     if found is None:
-        return x._view(x._dim.getitem(key))
+        dim = x._dim.getitem(key)
+        if dim.shape or key is Ellipsis or (type(key) is tuple and Ellipsis in key):
+            return x._view(dim)
+        return D.implementation("element", x._place)(x, dim)
     view, advanced = found
     return D.implementation("getitem", x._place)(x, key, view, advanced)
+
+
+@D.register("element", "cpu")
+def _element_cpu(x: DArray, dim: Dim) -> DArray:
+    return from_numpy(np.array(x._view(dim)._host_view()), x._place)
+
+
+@D.register("element", "cl")
+def _element_cl(x: DArray, dim: Dim) -> DArray:
+    """The element at ``x``'s 0-d view ``dim`` read now where the host engine may (held as its value:
+    ``host.held``), else a pending copy (``item()`` of it reads the view itself: ``convert.item``)."""
+    v = host.element(x, False, dim)
+    if v is not None:
+        return host.held(v, x._dtype, cast(CLPlace, x._place))
+    return lazy.record(lazy.graph.node("cast", (input_term(x._view(dim)),), x._dtype, (), True), x._place)
 
 
 @D.register("getitem", "cpu")

@@ -108,7 +108,10 @@ def item(x: DArray, what: str = "item") -> Any:
         raise ValueError(f"darray {what}: can only convert an array of size 1 to a Python scalar, got size "
                          f"{x._dim.size}")
     v = host.element(x)
-    return v if v is not None else to_numpy(x).item()
+    if v is not None:
+        return v
+    src = graph.copied(x._node)  # a pending copy (an element read: ``indexing.getitem``) reads its source
+    return to_numpy(x if src is None else DArray(src.alloc, src.dim, src.dtype, x._place)).item()
 
 
 def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
