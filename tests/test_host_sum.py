@@ -27,8 +27,8 @@ from darray.place import runtime
 
 ON = 32768  # the engine's default limit (DARRAY_HOST_WORK)
 DTYPES = [np.dtype(t) for t in ("float64", "float32", "complex128", "complex64")]
-# element counts around the lanes (8), blocks (16 rows: 128), super-blocks (2048), the parts (P = k // 16
-# while it is under the device's work-items: 16 * P +- 1) and the engine's limit
+# element counts around the lanes (8), blocks (16 rows: 128), super-blocks (2048), the parts (P = k // 2048
+# while it is under the device's work-items: 2048 * P +- 1) and the engine's limit
 EDGES = [1, 2, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 63, 64, 65, 127, 128, 129, 135, 136, 137, 255, 256, 257,
          1000, 1023, 2047, 2048, 2049, 2055, 2056, 4095, 4096, 4097, 16383, 16384, 16385, 32767, 32768]
 OUTPUTS = [1, 1, 2, 3, 4, 5, 15, 16, 17, 64, 129]
@@ -52,9 +52,10 @@ def _must_run(place: Any) -> bool:
 
 @contextmanager
 def _watch(limit: int) -> Iterator[dict[str, int]]:
-    """The engine at ``limit`` for the block; counts of host folds and of reduction kernels launched."""
+    """The engine at ``limit`` for the block (its float sums too: ``host_sum.MAX``); counts of host
+    folds and of reduction kernels launched."""
     counts = {"host": 0, "kernel": 0}
-    fold, launch, old = host_sum.fold, reduction._device_reduce, host.LIMIT
+    fold, launch, old, most = host_sum.fold, reduction._device_reduce, host.LIMIT, host_sum.MAX
 
     def fold_spy(*args: Any, **kw: Any) -> Any:
         counts["host"] += 1
@@ -64,11 +65,11 @@ def _watch(limit: int) -> Iterator[dict[str, int]]:
         counts["kernel"] += 1
         return launch(*args, **kw)
 
-    host_sum.fold, reduction._device_reduce, host.LIMIT = fold_spy, launch_spy, limit
+    host_sum.fold, reduction._device_reduce, host.LIMIT, host_sum.MAX = fold_spy, launch_spy, limit, max(limit, most)
     try:
         yield counts
     finally:
-        host_sum.fold, reduction._device_reduce, host.LIMIT = fold, launch, old
+        host_sum.fold, reduction._device_reduce, host.LIMIT, host_sum.MAX = fold, launch, old, most
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -243,3 +244,18 @@ def test_other_cases_go_to_the_kernel(places):
                 assert float(x[:100].sum()) == 100.0  # under a profile: listed kernels
         if _must_run(place):
             assert counts["host"] == 1 and counts["kernel"] == 2, counts
+
+
+def test_sums_past_max_go_to_the_kernel(places, monkeypatch):
+    """Float sums of more than ``host_sum.MAX`` elements (where the fold costs more than the kernel)
+    run on the kernel, with the engine at its default limit; at ``MAX`` the engine takes them."""
+    fold, calls = host_sum.fold, []
+    monkeypatch.setattr(host_sum, "fold", lambda *a, **k: calls.append(1) or fold(*a, **k))
+    monkeypatch.setattr(host, "LIMIT", ON)
+    for place in places:
+        x = da.asarray(np.ones(host_sum.MAX + 1), device=place)
+        da.synchronize()
+        calls.clear()
+        assert float(x.sum()) == host_sum.MAX + 1 and not calls
+        assert float(x[1:].sum()) == host_sum.MAX
+        assert len(calls) == _must_run(place)
