@@ -461,14 +461,17 @@ class Dim:
         if type(key) is not tuple:
             key = (key,)
         shape_ = self.shape
-        if len(key) == len(shape_) and all([type(k) is int for k in key]):  # an int per axis (the common
-            offset = self.offset                                               # element read or write)
+        if len(key) == len(shape_):  # an int per axis: the common element read or write
+            offset, strides = self.offset, self.strides
             for d, k in enumerate(key):
+                if type(k) is not int:
+                    break
                 n = shape_[d]
                 if not -n <= k < n:
                     raise IndexError(f"index {k} is out of bounds for axis {d} with size {n}")
-                offset += (k + n if k < 0 else k) * self.strides[d]
-            return _element(offset)
+                offset += (k + n if k < 0 else k) * strides[d]
+            else:
+                return _element(offset)
         made = self._plain(key)
         return made if made is not None else self._general(key)
 
