@@ -442,7 +442,7 @@ def _take_now(view: DArray, entry: _Advanced, place: CLPlace) -> DArray | None:
     if made is None:
         return None
     try:
-        np.take(vv, vi, axis=axis, out=made[1])
+        vv.take(vi, axis=axis, out=made[1])
     except IndexError:
         _raise_bad(view, _integer_indices(view, [entry]))
     return made[0]
