@@ -152,7 +152,7 @@ def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
     return arrays[0] if len(arrays) == 1 else arrays
 
 # families loaded on first use (``import darray`` does no work a first op does not need): name -> its module
-_ON_USE = {"random": "random", "sparse": "sparse", "fft": "fft", "ElementwiseKernel": "custom",
+_ON_USE = {"random": "random", "sparse": "sparse", "fft": "fft", "testing": "testing", "ElementwiseKernel": "custom",
            "ReductionKernel": "custom", "RawKernel": "custom", "RawModule": "custom"}
 if TYPE_CHECKING:
     from . import fft as fft
@@ -162,8 +162,9 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    """``darray.<name>``: a family loaded on first use (``_ON_USE``), else, for a name darray lacks,
-    an AttributeError saying why (``_exclusions``)."""
+    """``darray.<name>``: a family loaded on first use (``_ON_USE``; ``testing``, the layer above this
+    namespace, as NumPy loads ``numpy.testing``), else, for a name darray lacks, an AttributeError
+    saying why (``_exclusions``)."""
     home = _ON_USE.get(name)
     if home is None:
         raise _exclusions.missing(name)

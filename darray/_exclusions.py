@@ -42,7 +42,6 @@ EXCLUDED: dict[str, tuple[str, str]] = {
                   "use numpy.asarray(x) (a host copy) or DLPack on the cpu place"),
     "polynomial": ("the numpy.polynomial classes are not implemented",
                    "use the poly* functions and darray.poly1d (NumPy's power-series form)"),
-    "testing": ("NumPy's testing helpers compare host arrays", "numpy.testing on numpy.asarray(x)"),
     "typing": ("darray's type hints are darray._typing (ArrayLike, DTypeLike)", "numpy.typing for NumPy arrays"),
     "ndarray.ctypes": ("darray memory is not host memory a ctypes pointer can address", "numpy.asarray(x).ctypes"),
     "ndarray.data": ("darray memory is not a host buffer", "x.tobytes() or numpy.asarray(x).data"),

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import darray as da
+import darray.testing as dt
+from darray.testing import strategies as dts
 
 DEVICE_DTYPES = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                        "uint64", "float32", "float64", "complex64", "complex128")]
@@ -25,17 +27,13 @@ def tolerance(dtype: np.dtype) -> dict[str, float]:
 
 
 def assert_same(got: Any, want: Any, **tol: float) -> None:
-    """``got`` (darray or scalar) equals ``want`` (NumPy): shape, dtype, values, NaN and -0.0 placement."""
-    got_np = got.get() if isinstance(got, da.DArray) else np.asarray(got)
-    want = np.asarray(want)
-    assert got_np.shape == want.shape, (got_np.shape, want.shape)
-    assert got_np.dtype == want.dtype, (got_np.dtype, want.dtype)
-    if not tol:
-        tol = tolerance(want.dtype)
+    """``got`` (darray or scalar) equals ``want`` (NumPy): shape, dtype, values and NaN placement (a
+    failure names ``got``'s place and layout)."""
+    tol = tol or tolerance(np.asarray(want).dtype)
     if tol["rtol"] == 0 and tol["atol"] == 0:
-        np.testing.assert_array_equal(got_np, want)
+        dt.assert_array_equal(got, want, strict=True)
     else:
-        np.testing.assert_allclose(got_np, want, equal_nan=True, **tol)
+        dt.assert_allclose(got, want, equal_nan=True, strict=True, **tol)
 
 
 def check(body: Callable[..., Any], *arrays: np.ndarray, place: Any = None, **tol: float) -> None:
@@ -50,7 +48,8 @@ def check(body: Callable[..., Any], *arrays: np.ndarray, place: Any = None, **to
 
 
 def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 0, max_side: int = 5) -> st.SearchStrategy:
-    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+    """``darray.testing.strategies.shapes``, from rank 0 and empty sides up by default."""
+    return dts.shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
 
 
 def arrays(dtype: Any, shape: Any, **kw: Any) -> st.SearchStrategy:
