@@ -155,21 +155,30 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
     return _memory(a, x._dim, x._dtype)
 
 
-def element(x: DArray, python: bool = True, at: Dim | None = None) -> Any:
-    """The one element of a size-1 ``x`` (``at``: of its 0-d view ``at``) as a Python scalar
-    (``python`` false: a NumPy one) where :func:`view` would give its memory (or holds it:
-    ``graph.known``), else None."""
+def element(x: DArray) -> Any:
+    """The one element of a size-1 ``x`` as a Python scalar where :func:`view` would give its
+    memory (or holds it: ``graph.known``), else None."""
     if x._node is not None:
-        v = known_value(x._node) if at is None else None
-        return v if v is None or not python else v.item()
+        v = known_value(x._node)
+        return None if v is None else v.item()
     a = _settled(x, False)
     if a is None:
         return None
-    d = x._dim if at is None else at
     c = a.view
-    if c is not None and c[0] is d and c[1] is x._dtype:
-        return c[2].item() if python else c[2][()]
-    return _first(a, d, x._dtype, python)
+    if c is not None and c[0] is x._dim and c[1] is x._dtype:
+        return c[2].item()
+    return _first(a, x._dim, x._dtype, True)
+
+
+def copied(x: DArray, at: Dim) -> DArray | None:
+    """A copy of the element at ``x``'s 0-d view ``at``, held as its value (:func:`held`), where
+    :func:`view` would give ``x``'s memory, else None."""
+    a = _settled(x, False)
+    if a is None:
+        return None
+    c = a.view
+    value = c[2][()] if c is not None and c[0] is at and c[1] is x._dtype else _first(a, at, x._dtype)
+    return DArray(None, _SCALAR, x._dtype, x._place, known(value))  # (of x's dtype: ``_typed`` memory)
 
 
 def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:

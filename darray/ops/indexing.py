@@ -357,9 +357,9 @@ def _element_cpu(x: DArray, dim: Dim) -> DArray:
 def _element_cl(x: DArray, dim: Dim) -> DArray:
     """The element at ``x``'s 0-d view ``dim`` read now where the host engine may (held as its value:
     ``host.held``), else a pending copy (``item()`` of it reads the view itself: ``convert.item``)."""
-    v = host.element(x, False, dim)
-    if v is not None:
-        return host.held(v, x._dtype, cast(CLPlace, x._place))
+    held = host.copied(x, dim)
+    if held is not None:
+        return held
     return lazy.record(lazy.graph.node("cast", (input_term(x._view(dim)),), x._dtype, (), True), x._place)
 
 
