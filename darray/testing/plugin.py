@@ -5,9 +5,10 @@ root conftest.py, or ``pytest -p darray.testing.plugin``.
 - ``place``: a fixture run once per place: every OpenCL device that passed darray's probe, then ``cpu``;
 - the hypothesis profile ``"darray"`` (no deadline: a device's first call compiles kernels; the
   too-slow and data-too-large health checks off), loaded as the plugin loads unless a profile
-  other than hypothesis's default was loaded first (``--hypothesis-profile`` still wins); it also
-  reaches the ``@given`` tests of a module that named the plugin in its own ``pytest_plugins``
-  (defined before the plugin loaded, they bound hypothesis's default profile).
+  other than hypothesis's own ("default", or "ci", which hypothesis loads where ``CI`` is set) was
+  loaded first (``--hypothesis-profile`` still wins); it also reaches the ``@given`` tests of a
+  module that named the plugin in its own ``pytest_plugins`` (defined before the plugin loaded,
+  they bound hypothesis's profile).
 """
 from __future__ import annotations
 
@@ -26,21 +27,22 @@ __all__ = ["places", "xp", "place"]
 
 settings.register_profile("darray", max_examples=50, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-if settings.get_current_profile_name() == "default":
+_BUILT_IN = ("default", "ci")  # the profiles hypothesis loads by itself
+_bound = settings.get_profile(settings.get_current_profile_name())
+if settings.get_current_profile_name() in _BUILT_IN:
     settings.load_profile("darray")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Hypothesis tests holding hypothesis's default profile (no ``@settings`` of their own, defined before
-    this plugin loaded) get the "darray" profile, when it is the one loaded."""
+    """Hypothesis tests holding the profile hypothesis had loaded (no ``@settings`` of their own, defined
+    before this plugin loaded) get the "darray" profile, when it is the one loaded."""
     if settings.get_current_profile_name() != "darray":
         return
-    default = settings.get_profile("default")
     for item in items:
         test = getattr(item, "obj", None)
         test = getattr(test, "__func__", test)
-        if getattr(test, "_hypothesis_internal_use_settings", None) is default:
+        if getattr(test, "_hypothesis_internal_use_settings", None) is _bound:
             test._hypothesis_internal_use_settings = settings.get_profile("darray")  # type: ignore[union-attr]
 
 
