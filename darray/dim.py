@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, SupportsIndex, cast
 
+import numpy as np
+
 __all__ = ["MAX_RANK", "MAX_NBYTES", "Dim", "broadcast_shapes", "check_nbytes", "normalize_axis", "normalize_axes",
            "collapse"]
 
@@ -22,6 +24,19 @@ MAX_RANK = 9
 MAX_NBYTES = 2**63 - 1  # NumPy's bound: an array's size in bytes must fit its index type (intp)
 
 _BOOL_TYPE_NAMES = ("bool", "bool_")
+
+
+class _Addresses:
+    """An ndarray's interface for a view's addresses only (never read: ``Dim.shares``)."""
+
+    def __init__(self, dim: Dim, itemsize: int) -> None:
+        self.__array_interface__ = {"data": ((1 << 52) + dim.offset * itemsize, True), "shape": dim.shape,
+                                    "strides": tuple([s * itemsize for s in dim.strides]),
+                                    "typestr": f"|V{itemsize}", "version": 3}
+
+
+def _addresses(dim: Dim, itemsize: int) -> np.ndarray:
+    return np.asarray(_Addresses(dim, itemsize))
 
 
 def _fmt(shape: Sequence[int]) -> str:
@@ -329,6 +344,16 @@ class Dim:
             else:
                 hi += (n - 1) * s
         return lo, hi + 1
+
+    def shares(self, other: Dim, itemsize: int, other_itemsize: int, max_work: int | None = None) -> bool:
+        """Whether two views of one buffer touch a common byte, found exactly by NumPy's solver
+        (``numpy.shares_memory``) on address-only arrays; ``max_work`` bounds its search as NumPy's
+        does (``numpy.exceptions.TooHardError`` past it)."""
+        (lo, hi), (olo, ohi) = self.span(), other.span()
+        if not (lo * itemsize < ohi * other_itemsize and olo * other_itemsize < hi * itemsize):
+            return False
+        return bool(np.shares_memory(_addresses(self, itemsize), _addresses(other, other_itemsize),
+                                     cast(Any, max_work)))
 
     def broadcast_to(self, shape: Any) -> Dim:
         """View broadcast to ``shape`` (stride 0 on new/expanded dims).

@@ -170,7 +170,7 @@ def test_setitem_overflowing_python_int(any_place):
 
 
 @pytest.mark.parametrize("case", ["shift_right", "shift_left", "reverse", "cols", "transpose", "strided_into_self",
-                                  "partial_2d"])
+                                  "partial_2d", "recurrence"])
 def test_overlapping_self_assignment(any_place, case):
     for xp in (np, da):
         arr = xp.asarray(np.arange(36, dtype=np.float32).reshape(6, 6), **({} if xp is np else {"device": any_place}))
@@ -186,6 +186,9 @@ def test_overlapping_self_assignment(any_place, case):
             arr[...] = arr.T
         elif case == "strided_into_self":
             arr[::2, 1:] = arr[1::2, :-1]
+        elif case == "recurrence":  # interleaved views of one buffer that share no element
+            for k in range(1, 6):
+                arr[:, k] = arr[:, k - 1] * 0.5 + arr[:, k]
         else:
             arr[1:4, 2:5] = arr[:3, :3]
         if xp is np:

@@ -141,6 +141,8 @@ def test_inexact_ops_and_casts_launch_kernels(place, monkeypatch):
 
 def test_over_the_work_limit_launches_a_kernel(place, monkeypatch):
     x = da.asarray(np.ones(100, np.float32), device=place)
+    monkeypatch.setattr(host, "LIMIT", 0)
+    da.eval(x * 2 + 1)  # the kernel built (a call whose kernel is building runs on the host meanwhile)
     da.synchronize()
     monkeypatch.setattr(host, "LIMIT", 199)  # 100 elements x 2 nodes
     _, streams = launches(lambda: x * 2 + 1)

@@ -302,6 +302,35 @@ def test_program_cache_in_memory(cl_place):
     assert k3 is not k1
 
 
+def test_program_cache_builds_ahead(cl_place):
+    """``ready`` queues a build on the build thread and answers at once; ``program`` waits for it (a
+    "build" wait in the profile); ``finish_builds`` waits for everything queued."""
+    programs = da.place.runtime(cl_place).programs
+    sources = [f"__kernel void k(__global float *x) {{ x[get_global_id(0)] += {k}.5f + {id(programs)}.0f; }}"
+               for k in range(3)]
+    assert [programs.ready(s) for s in sources] == [False] * 3
+    with da.profile() as p:
+        k0 = programs.kernel(sources[0], "k")  # built by the build thread, or by this call if not started yet
+    assert [s.what for s in p.syncs] == ["build"]
+    assert da.place.finish_builds(60)
+    assert all(programs.ready(s) for s in sources)
+    with da.profile() as p:
+        assert programs.kernel(sources[0], "k") is k0 and programs.kernel(sources[2], "k") is not None
+    assert p.syncs == [] and p.compiles == []
+
+
+def test_program_cache_queued_build_failure_is_raised_by_its_caller(cl_place):
+    programs = da.place.runtime(cl_place).programs
+    bad = f"__kernel void k(__global float *x) {{ x[0] = undefined_{id(programs)}; }}"
+    assert not programs.ready(bad)
+    da.place.finish_builds(60)
+    assert programs.ready(bad)  # done: its build failed
+    with pytest.raises(da.DeviceError, match="build failed"):
+        programs.program(bad)
+    with pytest.raises(da.DeviceError, match="build failed"):  # and again: nothing kept
+        programs.program(bad)
+
+
 def test_program_cache_key_has_compiler_settings(cl_place, monkeypatch):
     """Intel's CPU compiler reads CL_CONFIG_* variables (target ISA, vectoriser options): a binary
     built under other settings is not loaded from disk."""

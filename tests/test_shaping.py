@@ -69,4 +69,9 @@ def test_require_apply_and_sharing(place) -> None:
     assert_same(da.apply_over_axes(da.sum, x, [0, 1]), np.apply_over_axes(np.sum, a, [0, 1]))
     assert da.shares_memory(x, x[1:]) and da.may_share_memory(x[:1], x[:2])
     assert not da.shares_memory(x[:1], x[1:]) and not da.shares_memory(x, da.asarray(a, device=place))
+    views = [lambda m: m[:, ::2], lambda m: m[:, 1::2], lambda m: m[:, 0], lambda m: m.T[::-1], lambda m: m[1::2]]
+    for f in views:  # exactly NumPy's answers: interleaved views share no element
+        for g in views:
+            assert da.shares_memory(f(x), g(x)) == np.shares_memory(f(a), g(a))
+            assert da.may_share_memory(f(x), g(x)) == np.may_share_memory(f(a), g(a))
     assert not da.isfortran(x) and da.isfortran(x.T)

@@ -9,14 +9,14 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from .._array import DArray, set_materialize
 from ..alloc import allocate
 from ..dim import Dim
 from . import execute, host
-from .graph import Input, Node, walk
+from .graph import Input, Node, Term, node, touches, walk
 
 MAX_DEPTH = 48
 MAX_SIZE = 192
@@ -72,10 +72,7 @@ def pending() -> list[DArray]:
     """The live pending arrays that read some allocation (``da.jit`` runs them before a trace)."""
     out: dict[int, DArray] = {}
     for refs in list(_readers.values()):
-        for r in list(refs.values()):
-            a = r()
-            if a is not None and a._node is not None:
-                out[id(a)] = a
+        out.update((id(a), a) for a in _live(refs))
     return list(out.values())
 
 
@@ -87,22 +84,48 @@ def _prune(refs: dict[int, weakref.ref[DArray]]) -> None:
             refs.pop(k, None)
 
 
-def before_write(alloc: Any) -> None:
+def before_write(alloc: Any, view: Input | None = None, value: Any = None) -> list[DArray]:
     """Run every pending graph that reads ``alloc`` (it is about to be overwritten): those
     registered as its readers, and those containing a node since materialised into ``alloc``.
     They run as one kernel whose outputs are in registration (creation) order, so identical
-    calls fuse the same kernel."""
-    refs = _readers.pop(id(alloc), None)
-    cands = list(refs.values()) if refs else []
+    calls fuse the same kernel. With the written ``view``, a registered reader runs only if it reads
+    an element of that view (``cp[..., k] = ...`` leaves pending a reader of ``cp[..., k - 1]``).
+    The arrays whose node is ``value`` (the term the write computes in its own kernel) are not run
+    but returned: :func:`hand_over` then points them at the written view."""
+    refs = _readers.get(id(alloc))
+    direct = _live(refs) if refs else []
     found = _sources.pop(id(alloc), None) if _sources else None  # after this write no pending graph contains that node
     sources = found[1] if found is not None and found[0]() is alloc else None
+    cands: list[DArray] = []
     if sources:  # pending graphs containing the node are registered under each of its reads
         dicts = [_readers.get(id(r)) or {} for r in (w() for w in sources) if r is not None]
         if dicts:
-            cands += list(min(dicts, key=len).values())
-    if cands:
-        live = {id(a): a for a in (r() for r in cands) if a is not None and a._node is not None}
-        evaluate(*[a for a in live.values() if _reads(a._node, alloc)])
+            cands = _live(min(dicts, key=len))
+    held = [a for a in direct if value is not None and a._node is value]
+    run = {id(a): a for a in cands if _reads(a._node, alloc)}
+    for a in direct:
+        if a._node is not value and (view is None or touches(a._node, view)):
+            run[id(a)] = a
+    if run:
+        evaluate(*run.values())
+    if refs is not None:
+        _prune(refs)
+        if not refs:
+            _readers.pop(id(alloc), None)
+    return held
+
+
+def _live(refs: dict[int, weakref.ref[DArray]]) -> list[DArray]:
+    """The registered arrays still alive and pending, in registration order."""
+    return [a for a in (r() for r in list(refs.values())) if a is not None and a._node is not None]
+
+
+def hand_over(arrays: list[DArray], view: Input) -> None:
+    """``arrays`` (pending, their node just computed into ``view`` by a write) hold a pending copy of
+    ``view`` instead: nothing runs unless they are used, or ``view``'s memory is written again first."""
+    for a in arrays:
+        if a._node is not None:
+            a._node = node("cast", (view,), view.dtype, view.dim.shape, True)
 
 
 def _reads(n: Node, alloc: Any) -> bool:
@@ -149,27 +172,109 @@ def evaluate(*arrays: DArray) -> None:
             _run(place, [a for a in members if a._node is not None])
 
 
+def shared(roots: list[Node], place: Any, shape: tuple[int, ...]) -> list[DArray]:
+    """The live pending arrays the kernel computing ``roots`` (of ``shape``, on ``place``) stores too,
+    so that later graphs read their value instead of computing it again: see :func:`decisions`."""
+    return [a for a, store, _ in decisions(roots, place, shape) if store]
+
+
+def decisions(roots: list[Node], place: Any, shape: tuple[int, ...], every: bool = False) -> list[
+        tuple[DArray, bool, str]]:
+    """The cost rule, for the live pending arrays whose node lies below ``roots`` in their graphs:
+    (array, stored, why). One of ``shape`` on ``place`` whose node is more than one op
+    (``Node.size`` > 1) is stored beside the kernel's outputs (a value two evaluations use is
+    computed once); a node of one op is recomputed where it is used (reading its inputs again costs
+    about what writing it and reading it back does), as is one of another shape (broadcast into the
+    kernel: its store would be a pass of its own). ``every``: the recomputed ones too (``explain``)."""
+    found: dict[int, DArray] = {}
+    for r in roots:
+        for alloc in r.reads:
+            for ref in list((_readers.get(id(alloc)) or {}).values()):
+                a = ref()
+                if a is not None and a._node is not None and (every or (
+                        a._node.size > 1 and a._dim.shape == shape and a._place == place)):
+                    found[id(a._node)] = a
+    if found:
+        for r in roots:
+            found.pop(id(r), None)
+    if not found:
+        return []
+    inner = {id(t) for t in walk(list(roots)) if type(t) is Node}
+    out = []
+    for k, a in found.items():
+        if k in inner:
+            if a._node.size <= 1:
+                out.append((a, False, "one op: reading its inputs again costs what storing it does"))
+            elif a._dim.shape != shape or a._place != place:
+                out.append((a, False, f"shape {list(a.shape)}, not the kernel's"))
+            else:
+                out.append((a, True, "held by a live array: computed once"))
+    return out
+
+
+def compute_into(root: Node, target: Input, place: Any, name: str) -> bool:
+    """Compute the pending ``root`` into ``target`` (the host engine, else one kernel), with the
+    :func:`shared` arrays below it stored as the same launch's further outputs; False (nothing
+    done) when its kernel's arguments exceed the device's budget."""
+    with _lock:
+        extra = shared([root], place, target.dim.shape)
+        targets = [target, *[Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype)
+                             for a in extra]]
+        nodes = [root, *[a._node for a in extra]]
+        if launch(nodes, targets, place, name):
+            _settle(extra, targets[1:])
+            return True
+        return bool(extra) and launch([root], [target], place, name)
+
+
+def launch(roots: Sequence[Term], targets: Sequence[Input], place: Any, name: str) -> bool:
+    """``roots`` (pending nodes, or one view or scalar to copy) computed into ``targets`` by the host
+    engine where it takes them, else by one kernel (by the host engine at any size while that
+    kernel's program builds on the build thread: a first call does not wait for compiles); False,
+    nothing done, over the kernel-argument budget."""
+
+    def on_host(building: bool) -> bool:
+        if all([type(r) is Node and r.value is None for r in roots]):
+            return host.run(cast(Sequence[Node], roots), targets, place, name, building)
+        r = roots[0]
+        return len(roots) == 1 and type(r) is not Node and host.copy(r, targets[0], place, name, building)
+
+    return on_host(False) or execute.run(roots, targets, place, name, meanwhile=lambda: on_host(True))
+
+
 def _run(place: Any, members: list[DArray]) -> None:
-    """One kernel computing ``members`` (pending, one shape). Over the device's kernel-argument
-    budget, split: several outputs into halves; one output by running its pending arguments first."""
-    if not members:
-        return
+    """One kernel computing ``members`` (pending, one shape) and the :func:`shared` arrays below
+    them. Over the device's kernel-argument budget, split: several outputs into halves; one output
+    by running its pending arguments first."""
+    if members:
+        _launch(place, members + shared([a._node for a in members], place, members[0]._dim.shape))
+
+
+def _launch(place: Any, members: list[DArray]) -> None:
+    """:func:`_run`'s kernel for exactly ``members``, split as it says."""
     targets = [Input(allocate(place, a._dim.size * a._dtype.itemsize), a._dim, a._dtype) for a in members]
     nodes = [a._node for a in members]
     name = nodes[0].op if len(nodes) == 1 else "+".join([n.op for n in nodes])
-    if not host.run(nodes, targets, place, name) and not execute.run(nodes, targets, place, name):
+    if not launch(nodes, targets, place, name):
         parts = [c for c in members[0]._node.args if type(c) is Node and c.value is None]
         if len(members) == 1 and not parts:
             raise ValueError(f"darray {name}: the kernel's arguments exceed the parameter budget of {place}")
         del targets
         if len(members) > 1:
             half = len(members) // 2
-            _run(place, members[:half])
-            _run(place, [a for a in members[half:] if a._node is not None])
+            _launch(place, members[:half])
+            rest = [a for a in members[half:] if a._node is not None]
+            if rest:
+                _launch(place, rest)
         else:
             evaluate(*[DArray(None, Dim.trusted(c.shape), c.dtype, place, c) for c in parts])
-            _run(place, members)
+            _launch(place, members)
         return
+    _settle(members, targets)
+
+
+def _settle(members: list[DArray], targets: list[Input]) -> None:
+    """``members``' values are now in ``targets``: later graphs read them there."""
     for a, t in zip(members, targets):
         n: Node = a._node
         n.value = t

@@ -7,7 +7,7 @@ render run once per structure and shapes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -50,19 +50,40 @@ def kernel_for(place: CLPlace, spec: KernelSpec) -> cl.Kernel:
     key = (place, spec)
     k = _kernels.get(key)
     if k is None:
+        source, name = _source(place, spec)
+        k = runtime(place).programs.kernel(source, name)
+        k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
+        _kernels[key] = k
+        _sources.pop(key, None)
+    return k
+
+
+def built(place: CLPlace, spec: KernelSpec) -> bool:
+    """Whether the kernel of ``spec`` on ``place`` is ready now; else its program's build is queued
+    (once) on the build thread (``ProgramCache.ready``) and False."""
+    return (place, spec) in _kernels or runtime(place).programs.ready(_source(place, spec)[0])
+
+
+def _source(place: CLPlace, spec: KernelSpec) -> tuple[str, str]:
+    """The OpenCL source of ``spec`` on ``place`` and its kernel's name, rendered once (the vector
+    overloads of its user ops decided first: ``lazy.user.decide``)."""
+    key = (place, spec)
+    found = _sources.get(key)
+    if found is None:
+        user.decide(spec, lambda source: runtime(place).programs.kernel(source, "darray_probe"))
         if spec.reduce is None:
             info = runtime(place).info
             kind = gpu_copy(place, spec)
-            source = render_gpu(spec, kind) if kind else render(spec, info.chunked, info.form == "gpu")
-            k = runtime(place).programs.kernel(source, KERNEL_NAME)
+            found = (render_gpu(spec, kind) if kind else render(spec, info.chunked, info.form == "gpu"), KERNEL_NAME)
         else:
             render_one = render_tree if spec.reduce.group else render_columns if spec.reduce.stage == "columns" \
                 else render_reduce
-            source = render_one(spec)
-            k = runtime(place).programs.kernel(source, REDUCE_NAME)
-        k.set_scalar_arg_dtypes([dt for _, _, dt in params(spec)])
-        _kernels[key] = k
-    return k
+            found = (render_one(spec), REDUCE_NAME)
+        _sources[key] = found
+    return found
+
+
+_sources: dict[tuple[CLPlace, KernelSpec], tuple[str, str]] = {}  # rendered, not built yet
 
 
 def arguments(plan: Plan, extra: tuple = ()) -> list:
@@ -104,14 +125,12 @@ class Prepared:
     reaches past its offset. ``work``: work-items (elementwise: one per ``CHUNK`` elements, or per
     tile in the chunked form's tiled kernels, shaped by ``render.tile_shape``; the gpu form's copies
     and casts: ``render_gpu.work_items``); the work-group size is read at each launch, except a tree
-    reduction's and a tiled copy's (``group``: their local arrays' size). The vector overloads of
-    the spec's user ops are decided first (``lazy.user.decide``)."""
+    reduction's and a tiled copy's (``group``: their local arrays' size)."""
 
     __slots__ = ("kernel", "args", "nviews", "nout", "scalar_kinds", "spans", "long", "work", "nbytes", "group",
                  "dtypes")
 
     def __init__(self, plan: Plan, place: CLPlace, work: int | None = None, extra: tuple = ()) -> None:
-        user.decide(plan.spec, lambda source: runtime(place).programs.kernel(source, "darray_probe"))
         self.group = plan.spec.reduce.group if plan.spec.reduce is not None else 0
         kind = gpu_copy(place, plan.spec) if work is None else ""
         if kind:  # the gpu form's tiled or vector copies and casts (``render_gpu``)
@@ -153,7 +172,8 @@ _prepared: dict[tuple, Prepared | None] = {}  # (place, trace key, layout, targe
 
 def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, name: str, *,
         shape: tuple[int, ...] | None = None, perm: tuple[int, ...] | None = None, reduce: Reduction | None = None,
-        work: int | None = None, extra: tuple = (), traced: Trace | None = None) -> bool:
+        work: int | None = None, extra: tuple = (), traced: Trace | None = None,
+        meanwhile: Callable[[], bool] | None = None) -> bool:
     """Compute ``roots[k]`` into ``targets[k]`` with one kernel, reusing the kernel and argument
     list of an earlier launch of the same structure (only buffers, offsets and scalars change).
 
@@ -161,6 +181,8 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, name: s
     when the kernel's arguments exceed the device's budget (the caller splits). Reduction: see
     :func:`~.fuse.fuse` for ``shape``, ``perm`` and ``reduce``; ``work`` work-items, ``extra``
     the reduction's (K, P[, count]) arguments. ``traced``: the :func:`~.fuse.trace` of ``roots``.
+    ``meanwhile``: the work done another way (the host engine) while the kernel's program is still
+    building (its build then goes on, on the build thread: :func:`built`); True when it did the work.
     """
     tr = trace(roots) if traced is None else traced
     layout = None if reduce is None else (shape, perm, reduce, work, extra)
@@ -171,6 +193,8 @@ def run(roots: Sequence[Term], targets: Sequence[Input], place: CLPlace, name: s
         if reduce is None and param_bytes(plan.spec) > budget(place):
             p = None
         else:
+            if meanwhile is not None and not built(place, plan.spec) and meanwhile():
+                return True
             p = Prepared(plan, place, work, extra)
             if p.kernel is None:  # nothing to compute: not worth a cache entry
                 return True

@@ -1,4 +1,5 @@
-"""``da.lazy.explain(x)``: the pending graph as a numbered script, then the kernel it would run."""
+"""``da.lazy.explain(x)``: the pending graph as a numbered script (with the cost rule's decisions:
+which values live arrays hold are stored, which recomputed), then the kernel it would run."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
@@ -6,6 +7,7 @@ from typing import TYPE_CHECKING, cast
 from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import fuse
+from .evaluate import decisions
 from .graph import Input, Node, Scalar, leaf, walk
 from .render import render
 
@@ -14,9 +16,13 @@ if TYPE_CHECKING:
 
 
 def script(x: DArray) -> str:
-    """``$1 = input(float32, [128, 784])`` ... one line per distinct term of ``x``'s pending graph."""
+    """``$1 = input(float32, [128, 784])`` ... one line per distinct term of ``x``'s pending graph; a
+    node a live array holds says whether the kernel computing ``x`` stores it, and why
+    (``evaluate.decisions``)."""
     if x._node is None:
         return f"$1 = input({x.dtype}, {list(x.shape)})  # materialised"
+    why = {id(a._node): ("stored" if store else "recomputed") + f" ({reason})"
+           for a, store, reason in decisions([x._node], x._place, x.shape, every=True)}
     names: dict[int, str] = {}
     inputs: dict[tuple, str] = {}  # one line per array view read, as the kernel reads it once
     lines: list[str] = []
@@ -35,7 +41,8 @@ def script(x: DArray) -> str:
         else:
             assert isinstance(t, Node)
             args = ", ".join(names[id(leaf(a))] for a in t.args)
-            lines.append(f"{name} = {t.op}({args})  # {t.dtype}, {list(t.shape)}")
+            note = f"; {why[id(t)]}" if id(t) in why else ""
+            lines.append(f"{name} = {t.op}({args})  # {t.dtype}, {list(t.shape)}{note}")
     return "\n".join(lines)
 
 

@@ -122,6 +122,25 @@ def walk(roots: list[Term]) -> list[Term]:
     return order
 
 
+def touches(term: Term, view: Input, same: bool = True) -> bool:
+    """Whether ``term`` reads an element of ``view`` (found exactly: ``Dim.shares``); ``same=False``
+    leaves out reads through ``view`` itself (an elementwise write may read its own target)."""
+    if type(term) is Scalar:
+        return False
+    size = view.dtype.itemsize
+    for t in [term] if type(term) is Input else walk([term]):
+        if type(t) is Input and t.alloc is view.alloc and (same or t.dim != view.dim):
+            try:
+                if t.dim.shares(view.dim, t.dtype.itemsize, size, _WORK):
+                    return True
+            except np.exceptions.TooHardError:
+                return True
+    return False
+
+
+_WORK = 4096  # the exact overlap search's bound (NumPy's max_work): past it, views are taken to overlap
+
+
 def known(value: np.generic) -> Node:
     """The node of a 0-d result whose value the host engine computed at once (``host.now``): a cast
     of the NumPy scalar ``value`` to its own dtype, held without memory until something needs the

@@ -48,6 +48,7 @@ class HostOp(Protocol):
 
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
+_ANY = 1 << 62  # ``run``'s limit while a kernel builds
 NOW_MAX = 16384  # elements an op run at once may have: above it a chain is faster as one fused kernel (measured)
 
 
@@ -238,10 +239,11 @@ def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any
     return r
 
 
-def usable(place: CLPlace, n: int) -> bool:
+def usable(place: CLPlace, n: int, building: bool = False) -> bool:
     """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): a host-backed
-    device, ``n`` at most ``LIMIT`` (``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
-    return 0 < LIMIT and n <= LIMIT and _host_pool(place) is not None and capturing() is None
+    device, ``n`` at most ``LIMIT`` (any, while the kernel's program is ``building``;
+    ``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
+    return 0 < LIMIT and (n <= LIMIT or building) and _host_pool(place) is not None and capturing() is None
 
 
 _hosts: dict[int, tuple[CLPlace, Any, Any]] = {}  # id(place) -> (place, its runtime, its pool)
@@ -317,13 +319,13 @@ def _addressable(terms: Sequence[Any]) -> bool:
     return True
 
 
-def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str) -> bool:
+def copy(src: Input | Scalar, dst: Input, place: CLPlace, name: str, building: bool = False) -> bool:
     """``dst[...] = src`` (a cast where the dtypes differ; a Scalar fills) on the host; False
     (nothing done) where :func:`usable` refuses or NumPy's cast is not the kernel's (:func:`exact`)."""
     if (src.dtype != dst.dtype and not exact(_COPY, (src.dtype,), (dst.dtype,), dst.dtype)) \
             or not _addressable((src, dst)):
         return False
-    if not usable(place, dst.dim.size):
+    if not usable(place, dst.dim.size, building):
         return False
     if type(src) is Scalar:
         value = src.value
@@ -549,11 +551,13 @@ def _pending(nodes: Sequence[Node]) -> int:
     return len([t for t in walk(list(nodes)) if type(t) is Node])
 
 
-def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str) -> bool:
+def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: str, building: bool = False) -> bool:
     """Compute the pending ``nodes`` into ``targets`` on the host (after the commands they depend
     on); False (nothing done) when the work is over ``LIMIT``, a node is not exact on the host or
-    the device is not host-backed."""
+    the device is not host-backed. ``building``: the kernel's program is still building, so any
+    size is taken (while the engine is on: ``DARRAY_HOST_WORK`` not 0)."""
     n = targets[0].dim.size
+    limit = _ANY if building and LIMIT > 0 else LIMIT
     one = len(nodes) == 1  # the common case, without the comprehensions (a call each in Python 3.11)
     if one and n == 1 and not _active:
         v = known_value(nodes[0])  # a 0-d value into memory
@@ -564,8 +568,8 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     size = nodes[0].size if one else sum([x.size for x in nodes])
     # the cheap refusals first (no host pool, a trace, too many elements whatever the count of
     # pending nodes, which is at least 1): the walks below are for graphs the engine may take
-    if n == 0 or n > LIMIT or _host_pool(place) is None or capturing() is not None \
-            or (n * size > LIMIT and n * _pending(nodes) > LIMIT) \
+    if n == 0 or n > limit or _host_pool(place) is None or capturing() is not None \
+            or (n * size > limit and n * _pending(nodes) > limit) \
             or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])):
         return False
     if size == 1 and nodes[0].op != "cast":

@@ -190,24 +190,21 @@ def apply_over_axes(func: Callable[[DArray, int], Any], a: Any, axes: Any) -> DA
     return x
 
 
-def _extent(x: DArray) -> tuple[Any, int, int]:
-    lo, hi = x._dim.span()
-    return x._data(), lo * x.itemsize, hi * x.itemsize
-
-
 def shares_memory(a: Any, b: Any, /, max_work: int = -1) -> bool:
-    """Whether two arrays may touch the same bytes: both DArrays over one allocation with
-    overlapping extents. Differs from NumPy: the extents' overlap, not an exact element search.
-    See also: numpy.shares_memory."""
-    if not (isinstance(a, DArray) and isinstance(b, DArray)) or not a.size or not b.size:
+    """Whether two arrays touch a common byte: both DArrays over one allocation, found exactly as
+    NumPy does (``max_work`` bounds the search, as NumPy's). See also: numpy.shares_memory."""
+    if not (isinstance(a, DArray) and isinstance(b, DArray)) or not a.size or not b.size or a._data() is not b._data():
         return False
-    (ba, la, ha), (bb, lb, hb) = _extent(a), _extent(b)
-    return ba is bb and la < hb and lb < ha
+    return a._dim.shares(b._dim, a.itemsize, b.itemsize, max_work)
 
 
 def may_share_memory(a: Any, b: Any, /, max_work: int = 0) -> bool:
-    """Whether two arrays' extents overlap in one allocation. See also: numpy.may_share_memory."""
-    return shares_memory(a, b)
+    """Whether two arrays' extents overlap in one allocation (``max_work=None``: exactly). See also:
+    numpy.may_share_memory."""
+    try:
+        return shares_memory(a, b, max_work)
+    except np.exceptions.TooHardError:  # not settled within max_work: may share
+        return True
 
 
 def isfortran(a: Any) -> bool:

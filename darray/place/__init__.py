@@ -25,12 +25,13 @@ from . import _discovery, _probe  # noqa: E402
 from ._discovery import DeviceInfo  # noqa: E402
 from ._places import CLPlace, CPUPlace, Place, PlaceLike, current, default, parse  # noqa: E402
 from ._probe import Verdict  # noqa: E402
+from ._programs import finish_builds  # noqa: E402
 from ._runtime import Runtime, runtime, use  # noqa: E402
 
 __all__ = [
     "CPUPlace", "CLPlace", "Place", "PlaceLike", "DeviceInfo", "Verdict", "probe", "parse", "current", "default", "use",
     "devices", "is_available", "device_count", "get_device_name", "get_device_properties", "runtime", "Runtime",
-    "on_call",
+    "on_call", "finish_builds",
 ]
 _CALL: list[Callable[..., Any]] = []
 

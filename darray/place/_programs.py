@@ -4,10 +4,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import queue
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Protocol
 
@@ -82,10 +84,56 @@ def _ignore_compile(key: str, seconds: float, from_disk: bool) -> None:
 _on_compile: list[CompileRecord] = [_ignore_compile]
 
 
-def on_compile(record: CompileRecord) -> None:
+def on_compile(record: CompileRecord, wait: Callable[[float], None]) -> None:
     """Called once by ``darray.sched``'s profiler (above this layer): ``record(key, seconds,
-    from_disk)`` runs after each program is built or loaded from disk."""
+    from_disk)`` runs after each program is built or loaded from disk, ``wait(seconds)`` after a
+    call waited for a build (its own, or one the build thread was running)."""
     _on_compile[0] = record
+    _on_wait[0] = wait
+
+
+_on_wait: list[Callable[[float], None]] = [lambda seconds: None]
+_jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+_builder: list[threading.Thread] = []
+_builder_lock = threading.Lock()
+
+
+def _build_loop() -> None:
+    """The build thread: runs queued builds one at a time, until the interpreter exits (a build's
+    ``check`` raises SystemExit then: ``_exit``). A job's failure is kept in its future."""
+    while True:
+        try:
+            _jobs.get()()
+        except SystemExit:
+            return
+
+
+def _submit(job: Callable[[], object]) -> None:
+    """``job`` queued on the build thread. One thread: Intel's CPU compiler builds two programs on two
+    threads slower than one after the other (8 small programs: 0.25 s serial, 0.5-0.9 s threaded)."""
+    if not _builder:
+        with _builder_lock:
+            if not _builder:
+                _builder.append(threading.Thread(target=_build_loop, name="darray-build", daemon=True))
+                _builder[0].start()
+    _jobs.put(job)
+
+
+def close_builds() -> None:
+    """At exit, once ``_exit.close`` refused other threads' builds: the build thread ends at its next
+    job (queued builds included), instead of waiting for jobs in darray's code (``_exit.settle``)."""
+    if _builder:
+        _jobs.put(lambda: check("build"))
+
+
+def finish_builds(timeout: float | None = None) -> bool:
+    """Wait until the build thread has built every program queued so far (a warm-up's kernels, before
+    timing); False on ``timeout`` seconds."""
+    if not _builder:
+        return True
+    done = threading.Event()
+    _submit(done.set)
+    return done.wait(timeout)
 
 
 class ProgramCache:
@@ -95,6 +143,8 @@ class ProgramCache:
     binaries on disk, so a second process loads instead of compiling. A binary on disk is
     sealed with the hash of its content and its key (``_private.seal``): one that does not
     match (swapped, truncated, corrupt) is never loaded but built again and rewritten.
+    :meth:`ready` queues a build on the build thread instead of waiting for it; a caller that
+    needs a queued build before that thread started it builds it itself.
     """
 
     def __init__(self, context: cl.Context, device: cl.Device, ident: str) -> None:
@@ -102,20 +152,69 @@ class ProgramCache:
         self._device = device
         self._ident = ident  # platform, device and driver
         self._programs: dict[tuple[str, str], cl.Program] = {}
+        self._building: dict[tuple[str, str], Future] = {}  # builds queued, running or failed
         self._kernels: dict[tuple[int, str], cl.Kernel] = {}
         self._lock = threading.Lock()
 
     def program(self, source: str, options: str = "") -> cl.Program:
-        """``source`` built with ``options`` (cached)."""
-        prg = self._programs.get((source, options))
-        if prg is None:
-            check("build")
-            with self._lock:
-                prg = self._programs.get((source, options))
-                if prg is None:
-                    prg = self._build(source, options)
-                    self._programs[(source, options)] = prg
+        """``source`` built with ``options`` (cached); a build the build thread is running is waited for."""
+        key = (source, options)
+        prg = self._programs.get(key)
+        if prg is not None:
+            return prg
+        check("build")
+        t0 = time.perf_counter()
+        with self._lock:
+            prg = self._programs.get(key)
+            fut = self._building.get(key) if prg is None else None
+            if prg is None and fut is None:
+                fut = self._building[key] = Future()
+        if prg is not None:
+            return prg
+        assert fut is not None
+        if self._claim(fut):
+            self._run(key, fut)
+        prg = fut.result()
+        _on_wait[0](time.perf_counter() - t0)
         return prg
+
+    def ready(self, source: str, options: str = "") -> bool:
+        """Whether :meth:`program` returns at once (built, or its build failed); else its build is
+        queued on the build thread (once) and False."""
+        key = (source, options)
+        if key in self._programs:
+            return True
+        with self._lock:
+            if key in self._programs:
+                return True
+            fut = self._building.get(key)
+            if fut is None:
+                job = self._building[key] = Future()
+                _submit(lambda: self._claim(job) and self._run(key, job))
+                return False
+        return fut.done()
+
+    def _claim(self, fut: Future) -> bool:
+        """Whether the caller takes the build of ``fut`` (not started by anyone yet) upon itself."""
+        with self._lock:
+            return fut.set_running_or_notify_cancel() if not (fut.running() or fut.done()) else False
+
+    def _run(self, key: tuple[str, str], fut: Future) -> bool:
+        """Build ``key``, keep it and resolve ``fut`` (with the error, if it fails: each call of
+        :meth:`program` raises it)."""
+        try:
+            check("build")
+            prg = self._build(*key)
+        except BaseException as err:  # kept in ``_building``: the same source fails again
+            fut.set_exception(err)
+            if isinstance(err, SystemExit):
+                raise
+            return False
+        with self._lock:
+            self._programs[key] = prg
+            self._building.pop(key, None)
+        fut.set_result(prg)
+        return True
 
     def kernel(self, source: str, name: str, options: str = "") -> cl.Kernel:
         """The kernel ``name`` of ``source`` built with ``options`` (cached)."""

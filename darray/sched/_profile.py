@@ -116,7 +116,9 @@ class Profiler:
                      f"{sum(c.seconds for c in self.compiles) * 1e3:.1f} ms")
         hits = sum(a.cache_hit for a in self.allocations)
         lines.append(f"allocations: {len(self.allocations)} ({hits} cache hits)")
-        lines.append(f"host waits: {len(self.syncs)}, {sum(s.seconds for s in self.syncs) * 1e3:.3f} ms")
+        builds = [s.seconds for s in self.syncs if s.what == "build"]
+        lines.append(f"host waits: {len(self.syncs)}, {sum(s.seconds for s in self.syncs) * 1e3:.3f} ms "
+                     f"({len(builds)} for builds, {sum(builds) * 1e3:.3f} ms)")
         return "\n".join(lines)
 
     def to_chrome_trace(self, path: str) -> None:
@@ -214,7 +216,14 @@ def record_compile(key: str, seconds: float, from_disk: bool) -> None:
             p.compiles.append(rec)
 
 
-on_compile(record_compile)  # the program cache (darray.place, below) reports its builds here
+def record_build_wait(seconds: float) -> None:
+    if _active:
+        rec = SyncRecord("build", seconds)
+        for p in _active:
+            p.syncs.append(rec)
+
+
+on_compile(record_compile, record_build_wait)  # the program cache (darray.place, below) reports its builds here
 
 
 def record_allocation(nbytes: int, cache_hit: bool) -> None:

@@ -54,6 +54,7 @@ import pyopencl as cl
 
 from ..errors import cl_errors
 from ..place import CLPlace, PlaceLike, _exit, parse, runtime
+from ..place._programs import close_builds
 from ..place._runtime import runtimes
 from ._capture import Step, capturing, refuse
 from ._profile import _active, record_host, record_launch, timed_sync
@@ -508,6 +509,7 @@ def _close_at_exit() -> None:
     then for the other threads to leave darray's code, so that none is inside pyopencl when the
     interpreter finalises."""
     _exit.close()
+    close_builds()
     for rt in runtimes():
         with rt.lock:
             pass

@@ -90,11 +90,9 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
     """Compute one elementwise term into the (OpenCL) view ``out`` now."""
     place = cast(CLPlace, out._place)
     target = graph.Input(out._data(), out._dim, out._dtype)
-    if type(root) is graph.Node and root.value is None and host.run([root], [target], place, name):
-        return out
-    if type(root) is not graph.Node and host.copy(root, target, place, name):
-        return out
-    if not execute.run([root], [target], place, name):
+    if type(root) is graph.Node and root.value is None and lazy.compute_into(root, target, place, name):
+        return out  # (with the values below it that live arrays hold: ``evaluate.shared``)
+    if not lazy.launch([root], [target], place, name):
         # over the device's kernel-argument budget: the graph runs on its own first (in parts)
         value = DArray(None, Dim.trusted(root.shape), root.dtype, place, root)
         execute.run([input_term(value)], [target], place, name)
@@ -189,6 +187,9 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
         fits = False
     if not fits:
         raise ValueError(f"darray setitem: could not broadcast input array from shape {src.shape} into shape {shape}")
+    n = src._node
+    if n is not None and n.value is None and src.shape == shape and src._place == place:
+        return n  # a pending value of the target's shape: computed in the assignment's one kernel
     return input_term(src)
 
 
@@ -248,20 +249,6 @@ def assign_now(x: DArray, key: Any, n: int, value: Any) -> bool:
     return True
 
 
-def _reads_overlapping(term: graph.Term, target: DArray) -> bool:
-    """True when ``term`` reads ``target``'s memory through another, overlapping view."""
-    if type(term) is graph.Scalar:  # a fill reads no memory
-        return False
-    alloc, dim = target._alloc, target._dim
-    lo, hi = dim.span()
-    for t in [term] if type(term) is graph.Input else graph.walk([term]):
-        if isinstance(t, graph.Input) and t.alloc is alloc and t.dim != dim:
-            tlo, thi = t.dim.span()
-            if tlo < hi and lo < thi:
-                return True
-    return False
-
-
 def write(target: DArray, value: Any, op: str = "setitem") -> None:
     """Write a lazy term (OpenCL) or NumPy result (CPU) of ``target``'s shape into ``target``
     (ValueError naming ``op`` when it is read-only).
@@ -284,12 +271,17 @@ def _write_cl(target: DArray, value: graph.Term) -> None:
     if type(value) is graph.Input and value.alloc is alloc and value.dim == target._dim \
             and value.dtype == target._dtype:  # a view written onto itself (``a[k] += 1`` stores the
         return                                 # updated element back): nothing changes
-    lazy.before_write(alloc)
-    if _reads_overlapping(value, target):
+    view = graph.Input(alloc, target._dim, target._dtype)
+    # ``value`` reads another view sharing an element with the target (``a[1:] = a[:-1]``: not
+    # ``cp[..., k] = cp[..., k - 1] * 2``, interleaved views that share none): computed aside first
+    aside = graph.touches(value, view, same=False)
+    held = lazy.before_write(alloc, view, None if aside or value.dtype != target._dtype else value)
+    if aside:
         tmp = empty(target.shape, target._dtype, target._place)
         value = input_term(run_into(value, tmp))
     if target.size:
         run_into(value, target, "setitem")
+    lazy.hand_over(held, view)  # the arrays holding ``value`` now read it in the target
 
 
 _ADOPTERS: list[tuple[type, Callable[[Any, PlaceLike, bool | None], DArray]]] = []
