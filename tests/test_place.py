@@ -282,6 +282,7 @@ def test_program_cache_on_disk(cl_place, tmp_path):
         with da.profile() as p:
             da.place.runtime(da.place.parse("cl")).programs.kernel(src, "k")
             x = da.full((1 << 16,), 2, dtype=da.int32, device="cl")  # large: a kernel (small: NumPy's fill)
+            da.place.finish_builds()  # (its first call ran on the host engine while the kernel built)
         print(x[:5].get().tolist(), [c.from_disk for c in p.compiles])
     """
     first = run_python(code, DARRAY_CACHE_DIR=str(tmp_path)).stdout.strip()
@@ -317,6 +318,19 @@ def test_program_cache_builds_ahead(cl_place):
     with da.profile() as p:
         assert programs.kernel(sources[0], "k") is k0 and programs.kernel(sources[2], "k") is not None
     assert p.syncs == [] and p.compiles == []
+
+
+def test_program_cache_builds_on_two_threads_at_once(cl_place):
+    """The build thread and a caller building at the same time both succeed (Intel's compiler failed
+    such builds, so they take turns)."""
+    programs = da.place.runtime(cl_place).programs
+    src = "__kernel void k(__global double *x) {{ x[get_global_id(0)] = tanh(x[0]) * {}.0 + {}.0; }}"
+    queued = [src.format(k, id(programs)) for k in range(6)]
+    direct = [src.format(k + 100, id(programs)) for k in range(6)]
+    for q in queued:
+        programs.ready(q)
+    assert all(programs.kernel(d, "k") is not None for d in direct)
+    assert da.place.finish_builds(120) and all(programs.ready(q) for q in queued)
 
 
 def test_program_cache_queued_build_failure_is_raised_by_its_caller(cl_place):

@@ -58,7 +58,7 @@ def build(context: cl.Context, device: cl.Device, source: str, options: str = ""
     check("build")
     prg = cl.Program(context, PROLOGUE + source)
     try:
-        with _quiet():
+        with _quiet(), _compiler:
             # pyopencl's stubs say ``str | None``, but its cache takes ``False`` as "no cache"
             prg.build(options=options, devices=[device], cache_dir=False)  # type: ignore[arg-type]
     except cl.RuntimeError as err:
@@ -96,6 +96,8 @@ _on_wait: list[Callable[[float], None]] = [lambda seconds: None]
 _jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
 _builder: list[threading.Thread] = []
 _builder_lock = threading.Lock()
+_compiler = threading.RLock()  # one build at a time: Intel's CPU compiler fails ("Compilation failed", no log)
+#                               when two threads of a process build at once
 
 
 def _build_loop() -> None:
@@ -110,7 +112,8 @@ def _build_loop() -> None:
 
 def _submit(job: Callable[[], object]) -> None:
     """``job`` queued on the build thread. One thread: Intel's CPU compiler builds two programs on two
-    threads slower than one after the other (8 small programs: 0.25 s serial, 0.5-0.9 s threaded)."""
+    threads slower than one after the other (8 small programs: 0.25 s serial, 0.5-0.9 s threaded), and
+    sometimes fails to (``_compiler``)."""
     if not _builder:
         with _builder_lock:
             if not _builder:
@@ -242,6 +245,10 @@ class ProgramCache:
         return h.hexdigest()
 
     def _build(self, source: str, options: str) -> cl.Program:
+        with _compiler:
+            return self._build_now(source, options)
+
+    def _build_now(self, source: str, options: str) -> cl.Program:
         t0 = time.perf_counter()
         key = self._key(source, options)
         folder = disk_folder()
