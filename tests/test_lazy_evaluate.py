@@ -68,6 +68,37 @@ def test_shared_value_stored_by_an_evaluation(place):
     np.testing.assert_allclose(again, _chain(np, a) - 1, rtol=1e-12)
 
 
+def test_shared_value_stored_before_a_reduction(place):
+    """A reduction over a graph holding a live pending value stores that value first (one elementwise
+    kernel), so the assignment after it reads the value: each kernel computes it at most once."""
+    (a, _, c), (A, _, C) = _arrays(place)
+    o = da.zeros(SHAPE, device=place)
+    da.synchronize()
+    t = _chain(da, A)
+    with da.profile() as p:
+        total = float((t * 2.0).sum())
+        assert t._node is None
+        o[...] = t * C
+        da.synchronize()
+    assert [r.name for r in _kernels(p)][0] != "sum" and len(_kernels(p)) == 3
+    want = _chain(np, a)
+    np.testing.assert_allclose(total, (want * 2.0).sum(), rtol=1e-12)
+    np.testing.assert_allclose(o.get(), want * c, rtol=1e-12)
+
+
+def test_a_chain_used_once_takes_one_launch(place):
+    """No extra launch for a chain consumed once: an evaluation, a reduction and an assignment of a
+    chain no live array holds are one kernel each."""
+    (a, _, _), (A, _, _) = _arrays(place)
+    o = da.zeros(SHAPE, device=place)
+    da.synchronize()
+    for use in (lambda x: x.eval(), lambda x: float(x.sum()), lambda x: o.__setitem__(..., x)):
+        with da.profile() as p:
+            use(_chain(da, A) * 3.0)
+            da.synchronize()
+        assert len(_kernels(p)) == 1, [r.name for r in p.launches]
+
+
 def test_one_op_values_and_other_shapes_are_recomputed(place):
     """A single op (reading its inputs again costs what storing it does) and values of another shape
     than the kernel's outputs stay pending."""

@@ -155,7 +155,7 @@ class ProgramCache:
         self._device = device
         self._ident = ident  # platform, device and driver
         self._programs: dict[tuple[str, str], cl.Program] = {}
-        self._building: dict[tuple[str, str], Future] = {}  # builds queued, running or failed
+        self._building: dict[tuple[str, str], Future] = {}  # builds queued or running
         self._kernels: dict[tuple[int, str], cl.Kernel] = {}
         self._lock = threading.Lock()
 
@@ -182,8 +182,8 @@ class ProgramCache:
         return prg
 
     def ready(self, source: str, options: str = "") -> bool:
-        """Whether :meth:`program` returns at once (built, or its build failed); else its build is
-        queued on the build thread (once) and False."""
+        """Whether :meth:`program` returns at once (built); else its build is queued on the build
+        thread (once) and False."""
         key = (source, options)
         if key in self._programs:
             return True
@@ -203,12 +203,14 @@ class ProgramCache:
             return fut.set_running_or_notify_cancel() if not (fut.running() or fut.done()) else False
 
     def _run(self, key: tuple[str, str], fut: Future) -> bool:
-        """Build ``key``, keep it and resolve ``fut`` (with the error, if it fails: each call of
-        :meth:`program` raises it)."""
+        """Build ``key``, keep it and resolve ``fut`` (with the error, if it fails: the callers waiting
+        for it raise it)."""
         try:
             check("build")
             prg = self._build(*key)
-        except BaseException as err:  # kept in ``_building``: the same source fails again
+        except BaseException as err:  # not kept (its traceback holds the frames of the call that
+            with self._lock:          # needed it): the next call builds it again
+                self._building.pop(key, None)
             fut.set_exception(err)
             if isinstance(err, SystemExit):
                 raise
