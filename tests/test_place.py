@@ -321,8 +321,7 @@ def test_program_cache_builds_ahead(cl_place):
 
 
 def test_program_cache_builds_on_two_threads_at_once(cl_place):
-    """The build thread and a caller building at the same time both succeed (Intel's compiler failed
-    such builds, so they take turns)."""
+    """The build thread and a caller building at the same time both succeed (they take turns)."""
     programs = da.place.runtime(cl_place).programs
     src = "__kernel void k(__global double *x) {{ x[get_global_id(0)] = tanh(x[0]) * {}.0 + {}.0; }}"
     queued = [src.format(k, id(programs)) for k in range(6)]

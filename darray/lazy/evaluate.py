@@ -185,7 +185,8 @@ def decisions(roots: list[Node], place: Any, shape: tuple[int, ...], every: bool
     (``Node.size`` > 1) is stored beside the kernel's outputs (a value two evaluations use is
     computed once); a node of one op is recomputed where it is used (reading its inputs again costs
     about what writing it and reading it back does), as is one of another shape (broadcast into the
-    kernel: its store would be a pass of its own). ``every``: the recomputed ones too (``explain``)."""
+    kernel: its store would be a pass of its own). A reduction stores nothing (``reduce.reduce``).
+    ``every``: the recomputed ones too (``explain``)."""
     found: dict[int, DArray] = {}
     for r in roots:
         for alloc in r.reads:

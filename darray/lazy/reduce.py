@@ -41,8 +41,7 @@ from ..alloc import allocate
 from ..dim import Dim
 from ..place import CLPlace, runtime
 from . import execute, fuse, user
-from .evaluate import evaluate, shared
-from .graph import Input, Node, Term
+from .graph import Input, Term
 from .reduce_columns import COLUMNS
 from .reduce_render import GROUP
 from .spec import Reduction
@@ -179,13 +178,9 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     """Reduce ``roots[0]`` (of ``shape``) over ``axes`` in one launch; returns the allocation of the
     results in C order over the kept axes (dtype ``out``; int64 indices for argmax/argmin),
     divided by ``divisor`` if given (a mean). The plan: one column kernel or one row kernel on
-    CPU devices, one tree kernel on GPUs (see the module docstring). The values below ``roots`` that
-    live arrays hold and the cost rule stores (``evaluate.shared``) are computed first, by one
-    elementwise kernel: later graphs read them instead of computing them again."""
-    nodes = [r for r in roots if type(r) is Node and r.value is None]
-    stored = shared(nodes, place, shape) if nodes else []
-    if stored:  # values live arrays hold, computed once: stored first (a reduction has no room for them)
-        evaluate(*stored)
+    CPU devices, one tree kernel on GPUs (see the module docstring). A reduction stores none of the
+    values below ``roots`` that live arrays hold (``evaluate.decisions``: it has no room for them, and
+    its own argument, a live array while it runs, would cost a pass and a launch of its own)."""
     kept = tuple(a for a in range(len(shape)) if a not in axes)
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)

@@ -96,8 +96,7 @@ _on_wait: list[Callable[[float], None]] = [lambda seconds: None]
 _jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
 _builder: list[threading.Thread] = []
 _builder_lock = threading.Lock()
-_compiler = threading.RLock()  # one build at a time: Intel's CPU compiler fails ("Compilation failed", no log)
-#                               when two threads of a process build at once
+_compiler = threading.RLock()  # one build at a time, in any thread (two at once are slower: ``_submit``)
 
 
 def _build_loop() -> None:
@@ -112,8 +111,8 @@ def _build_loop() -> None:
 
 def _submit(job: Callable[[], object]) -> None:
     """``job`` queued on the build thread. One thread: Intel's CPU compiler builds two programs on two
-    threads slower than one after the other (8 small programs: 0.25 s serial, 0.5-0.9 s threaded), and
-    sometimes fails to (``_compiler``)."""
+    threads slower than one after the other (8 small programs: 0.25 s serial, 0.5-0.9 s threaded), so
+    a caller's own build and the thread's take turns too (``_compiler``)."""
     if not _builder:
         with _builder_lock:
             if not _builder:
