@@ -32,7 +32,8 @@ def _chain(xp, x):
 
 
 def _kernels(p) -> list:
-    return [r for r in p.launches if not r.name.startswith(("upload", "download", "device_to_host", "fill", "copy_"))]
+    return [r for r in p.launches if not r.name.startswith(("upload", "download", "device_to_host", "fill", "copy_",
+                                                            "reduce_scratch"))]
 
 
 def test_shared_value_is_computed_once(place):
