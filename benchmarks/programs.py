@@ -173,9 +173,11 @@ def _timed(run: Run, name: str, size: str) -> None:
         kernels = [r for r in prof.launches if r.stream >= 0 and r.nbytes > 0]
         seconds = sum(r.seconds for r in kernels)
         if kernels and seconds > 0:
-            gbps = sum(r.nbytes for r in kernels) / seconds / 1e9
+            gbps, copy = sum(r.nbytes for r in kernels) / seconds / 1e9, device_copy_bandwidth(run)
             run.figure("launches", len(kernels), "", label=f"{name}: kernels per call")
-            run.ratio("kernel_bw/copy", gbps / device_copy_bandwidth(run),
+            run.figure("kernel_GBps", gbps, "GB/s", label=f"{name}: the kernels' bytes over their device time")
+            run.figure("copy_GBps", copy, "GB/s", label="the device's copy bandwidth (memory.copy_bandwidth's kernel)")
+            run.ratio("kernel_bw/copy", gbps / copy,
                       label=f"{name}: the kernels' bytes over their device time, vs the copy bandwidth",
                       target=">= 0.6")
 
