@@ -217,3 +217,22 @@ def test_explain_shows_what_is_stored_and_what_recomputed(place):
     assert notes == ["stored (held by a live array: computed once)",
                      "recomputed (one op: reading its inputs again costs what storing it does)",
                      "recomputed (shape [30], not the kernel's)"], text
+
+
+def test_a_value_whose_kernel_does_not_build_runs_nothing_else(place):
+    """An array whose kernel fails to build, evaluated with others: they are computed, it raises, and
+    it stays pending out of the readers' registry, so a ``da.jit`` trace (which runs the pending
+    arrays first) and a write into what it reads do not run it again; reading it raises again."""
+    bad = da.ElementwiseKernel("float64 x", "float64 y", "y = undefined_name_of_this_test(x)", "broken_eval")
+    (a, b, _), (A, B, _) = _arrays(place)
+    t = A * 2.0 + 1.0
+    kept = bad(A)
+    with pytest.raises(da.DeviceError, match="build failed"):
+        da.eval(kept, t)
+    np.testing.assert_array_equal(t.get(), a * 2.0 + 1.0)
+    f = da.jit(lambda x: x * 3.0)
+    np.testing.assert_array_equal(f(B).get(), b * 3.0)
+    A[...] = 0.0
+    np.testing.assert_array_equal(A.get(), np.zeros(SHAPE))
+    with pytest.raises(da.DeviceError, match="build failed"):
+        kept.get()

@@ -15,6 +15,7 @@ from typing import Any, cast
 from .._array import DArray, set_materialize
 from ..alloc import allocate
 from ..dim import Dim
+from ..errors import DeviceError
 from . import execute, host
 from .graph import Input, Node, Term, node, touches, walk
 
@@ -248,7 +249,44 @@ def _run(place: Any, members: list[DArray]) -> None:
     them. Over the device's kernel-argument budget, split: several outputs into halves; one output
     by running its pending arguments first."""
     if members:
-        _launch(place, members + shared([a._node for a in members], place, members[0]._dim.shape))
+        members = members + shared([a._node for a in members], place, members[0]._dim.shape)
+        try:
+            _launch(place, members)
+        except DeviceError as err:
+            if err.status != "CL_BUILD_PROGRAM_FAILURE":
+                raise
+            if len(members) == 1:
+                _unregister(members[0])
+                raise
+            failed = _alone(place, members)
+            if failed is not None:
+                raise failed from None
+
+
+def _alone(place: Any, members: list[DArray]) -> DeviceError | None:
+    """After ``members``' kernel failed to build: each member run in a kernel of its own; one whose
+    kernel does not build either stays pending (reading it raises again) but leaves the readers'
+    registry, so that nothing else runs it (``pending``, writes). The first such error."""
+    first = None
+    for a in members:
+        if a._node is None:
+            continue
+        try:
+            _launch(place, [a])
+        except DeviceError as err:
+            if err.status != "CL_BUILD_PROGRAM_FAILURE":
+                raise
+            _unregister(a)
+            first = first or err
+    return first
+
+
+def _unregister(a: DArray) -> None:
+    """Take the pending ``a`` out of the readers' registry."""
+    for alloc in a._node.reads if a._node is not None else ():
+        refs = _readers.get(id(alloc))
+        if refs is not None:
+            refs.pop(id(a), None)
 
 
 def _launch(place: Any, members: list[DArray]) -> None:
