@@ -355,6 +355,7 @@ class Pool:
             right.next.prev = left
         assert left.pending is not None and right.pending is not None  # both free
         left.pending = merge_pending(left.pending, right.pending)
+        right.view = None  # absorbed: its host view (``lazy.host._memory``'s cache) goes with it
         return left
 
     def _take(self, size: int) -> _Block | None:
