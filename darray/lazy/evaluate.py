@@ -93,9 +93,12 @@ def before_write(alloc: Any, view: Input | None = None, value: Any = None) -> li
     an element of that view (``cp[..., k] = ...`` leaves pending a reader of ``cp[..., k - 1]``).
     The arrays whose node is ``value`` (the term the write computes in its own kernel) are not run
     but returned: :func:`hand_over` then points them at the written view."""
-    refs = _readers.get(id(alloc))
+    key = id(alloc)
+    refs = _readers.get(key)
+    if not refs and key not in _sources:  # the common case, without the comprehensions below
+        return []
     direct = _live(refs) if refs else []
-    found = _sources.pop(id(alloc), None) if _sources else None  # after this write no pending graph contains that node
+    found = _sources.pop(key, None)  # after this write no pending graph contains that node
     sources = found[1] if found is not None and found[0]() is alloc else None
     cands: list[DArray] = []
     if sources:  # pending graphs containing the node are registered under each of its reads
@@ -112,7 +115,7 @@ def before_write(alloc: Any, view: Input | None = None, value: Any = None) -> li
     if refs is not None:
         _prune(refs)
         if not refs:
-            _readers.pop(id(alloc), None)
+            _readers.pop(key, None)
     return held
 
 
