@@ -191,6 +191,29 @@ def test_getitem(shape, data):
 
 @SETTINGS
 @given(shapes(), st.data())
+def test_shares_is_numpys_exact_answer(shape, data):
+    """``Dim.shares`` of two views of one buffer (sliced with any step and sign, transposed,
+    broadcast) is NumPy's ``shares_memory``, also across item sizes (a float64 view against an int8
+    one of the same bytes)."""
+    base, arr = make_base(shape)
+    views = []
+    for _ in range(2):
+        v, d = arr, Dim.contiguous(shape)
+        key = data.draw(basic_keys(arr.shape))
+        v, d = np_index(v, key), d.getitem(key)
+        if data.draw(st.booleans()):
+            v, d = v.T, d.transpose()
+        views.append((v, d))
+    (a, da_), (b, db) = views
+    assert da_.shares(db, 8, 8) == np.shares_memory(a, b)
+    if b.ndim and b.strides[-1] == 8 and b.size:  # the same bytes as int8 (one more axis of 8)
+        b8 = b.view(np.int8)
+        d8 = Dim(b8.shape, tuple(s for s in b8.strides), db.offset * 8)
+        assert da_.shares(d8, 8, 1) == np.shares_memory(a, b8)
+
+
+@SETTINGS
+@given(shapes(), st.data())
 def test_view_chains(shape, data):
     """Random chains of view ops (views of views) match NumPy at every step."""
     base, arr = make_base(shape)

@@ -312,6 +312,9 @@ def test_program_cache_builds_ahead(cl_place):
     assert [programs.ready(s) for s in sources] == [False] * 3
     with da.profile() as p:
         k0 = programs.kernel(sources[0], "k")  # built by the build thread, or by this call if not started yet
+    assert [s.what for s in p.syncs] in (["build"], [])  # ([]: the thread was done first)
+    with da.profile() as p:
+        programs.kernel(sources[0].replace("k(", "k2(").replace("+= ", "-= "), "k2")  # never queued: built here
     assert [s.what for s in p.syncs] == ["build"]
     assert da.place.finish_builds(60)
     assert all(programs.ready(s) for s in sources)
