@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 
 import darray as da
 from darray import sched
-from darray.lazy import host
+from darray.lazy import at_once, host
 from darray.lazy.graph import known_value
 from darray.ops._table import OPS, TABLE
 from darray.place import runtime
@@ -218,9 +218,9 @@ def test_ops_over_settled_arrays_run_at_once(place, monkeypatch):
     assert e._node is not None and (e + 1)._node is not None  # over a pending array: recorded
     with da.profile():
         assert (x + 1)._node is not None
-    monkeypatch.setattr(host, "NOW_MAX", 49)  # larger arrays: recorded (a chain of them fuses into one kernel)
+    monkeypatch.setattr(at_once, "NOW_MAX", 49)  # larger arrays: recorded (a chain of them fuses into one kernel)
     assert (x + 1)._node is not None
-    monkeypatch.setattr(host, "NOW_MAX", 50)
+    monkeypatch.setattr(at_once, "NOW_MAX", 50)
     monkeypatch.setattr(host, "LIMIT", 49)
     assert (x + 1)._node is not None
 
@@ -244,15 +244,15 @@ def test_ops_over_empty_arrays_run_at_once(place, monkeypatch):
 
 
 def _count_puts(monkeypatch):
-    """A list that gets True for each ``host.put`` that put its values at once, False for each refusal."""
+    """A list that gets True for each ``at_once.put`` that put its values at once, False for each refusal."""
     done: list[bool] = []
-    put = host.put
+    put = at_once.put
 
     def spy(*args):
         out = put(*args)
         done.append(out is not None)
         return out
-    monkeypatch.setattr(host, "put", spy)
+    monkeypatch.setattr(at_once, "put", spy)
     return done
 
 
@@ -479,7 +479,7 @@ def test_one_op_over_views_runs_on_the_host_as_numpy(place, data):
     old = host.LIMIT
     try:
         host.LIMIT = 1 << 20
-        y = fn(*xs)  # over settled arrays: computed as it is called (host.now), no graph
+        y = fn(*xs)  # over settled arrays: computed as it is called (at_once.compute), no graph
         with da.profile() as p:  # under a profile the op is recorded: one host run, no walk
             z = fn(*xs)
             z.eval()

@@ -142,7 +142,7 @@ _WORK = 4096  # the exact overlap search's bound (NumPy's max_work): past it, vi
 
 
 def known(value: np.generic) -> Node:
-    """The node of a 0-d result whose value the host engine computed at once (``host.now``): a cast
+    """The node of a 0-d result whose value the host engine computed at once (``at_once.compute``): a cast
     of the NumPy scalar ``value`` to its own dtype, held without memory until something needs the
     array's memory (it is then materialised like any pending node; in a kernel it is an argument)."""
     dtype = value.dtype

@@ -10,7 +10,7 @@ completed (it waits for that: were a pending input to send it to a kernel instea
 programs a process builds would depend on timing). Lazy and eager results stay identical.
 ``DARRAY_HOST_WORK=0`` turns this off; the profiler lists such runs with stream id -1.
 One node over materialised terms runs without the graph walk (``_apply``); an op over settled
-arrays runs as it is called, with no graph (:func:`now`). Data-dependent ops
+arrays runs as it is called, with no graph (``lazy.at_once``). Data-dependent ops
 (masks, ``nonzero``, scatters, ``any``/``all``) run their NumPy form through :func:`call` where
 :func:`usable` admits the device, fills and exact copies through :func:`copy`: no kernel, and
 no size read back. None of this runs inside a ``da.jit`` trace.
@@ -18,7 +18,6 @@ no size read back. None of this runs inside a ``da.jit`` trace.
 from __future__ import annotations
 
 import contextvars
-import operator
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -36,7 +35,7 @@ from ..place import CLPlace, runtime
 from ..sched import capturing
 from ..sched._profile import _active
 from ..transfer.copies import Mapped
-from .graph import Input, Node, Scalar, Term, known, known_value, walk
+from .graph import Input, Node, Scalar, Term, known_value, walk
 from .table import ref
 
 
@@ -49,7 +48,6 @@ class HostOp(Protocol):
 
 LIMIT = int(os.environ.get("DARRAY_HOST_WORK", "32768"))
 _ANY = 1 << 62  # ``run``'s limit while a kernel builds
-NOW_MAX = 16384  # elements an op run at once may have: above it a chain is faster as one fused kernel (measured)
 
 
 def _exact_cast(src: np.dtype, dst: np.dtype) -> bool:
@@ -156,44 +154,6 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
     return _memory(a, x._dim, x._dtype)
 
 
-def element(x: DArray) -> Any:
-    """The one element of a size-1 ``x`` as a Python scalar where :func:`view` would give its
-    memory (or holds it: ``graph.known``), else None."""
-    if x._node is not None:
-        v = known_value(x._node)
-        return None if v is None else v.item()
-    a = _settled(x, False)
-    if a is None:
-        return None
-    c = a.view
-    if c is not None and c[0] is x._dim and c[1] is x._dtype:
-        return c[2].item()
-    return _first(a, x._dim, x._dtype, True)
-
-
-def copied(x: DArray, at: Dim) -> DArray | None:
-    """A copy of the element at ``x``'s 0-d view ``at``, held as its value (:func:`held`), where
-    :func:`view` would give ``x``'s memory, else None."""
-    a = _settled(x, False)
-    if a is None:
-        return None
-    c = a.view
-    value = c[2][()] if c is not None and c[0] is at and c[1] is x._dtype else _first(a, at, x._dtype)
-    return DArray(None, _SCALAR, x._dtype, x._place, known(value))  # (of x's dtype: ``_typed`` memory)
-
-
-def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
-    """The element at the start of view ``d`` of allocation ``a`` (host memory) as a NumPy scalar
-    (``python``: a Python one)."""
-    size = dtype.itemsize
-    flat = _typed(a, dtype) if not a.offset % size else None
-    if flat is None:
-        flat, k = _memory(a, d, dtype).reshape(-1), 0
-    else:
-        k = a.offset // size + d.offset
-    return flat.item(k) if python else flat[k]
-
-
 def _inputs(nodes: Sequence[Node]) -> list[Input]:
     """The input views of the pending graphs ``nodes`` (materialised nodes as their value), each
     once. No visited set: a graph's ``size`` bounds the walk (shared nodes counted twice)."""
@@ -276,7 +236,7 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
             return _mapped(name, fn, place, reads, writes)
         views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
         allocs.append(a)
-    if not _active and _clear(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``now``)
+    if not _active and _clear(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``at_once.compute``)
         return fn(*views)
     box: list[Any] = []
     nbytes = sum([a.nbytes for a in allocs]) if _active else 0
@@ -377,7 +337,7 @@ def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: s
     f = ref(op)
     run = _quiet_run()
     compute = partial(run, f, *vals, out=out) if op not in _GENERAL else partial(run, _into, out, f, vals)
-    if not _active and _clear((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``now``)
+    if not _active and _clear((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``at_once.compute``)
         compute()
         return
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
@@ -390,7 +350,6 @@ def _into(out: np.ndarray, f: Callable[..., Any], vals: list[Any]) -> None:
 
 
 _contexts = threading.local()
-_SCALAR = Dim.trusted(())
 
 
 def _quiet_run() -> Callable[..., Any]:
@@ -420,121 +379,6 @@ def _clear(allocs: Sequence[Any], writes: int = 0) -> bool:
                 if e[1] > e[0].done:
                     return False
     return True
-
-
-def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray | None:
-    """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
-    owner's command still queued); ``place`` is host-backed, ``p`` its pool (when known)."""
-    alloc = (p or _host_pool(place)).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
-    if (alloc.write is not None or alloc.reads) and not _clear((alloc,), 1):  # (entries known complete are no bar)
-        return None
-    return DArray(alloc, dim, dtype, place)
-
-
-def held(value: Any, dtype: np.dtype, place: Any) -> DArray:
-    """A new 0-d array of ``dtype`` holding ``value`` (a NumPy scalar or 0-d array) without memory
-    until something needs its memory (``graph.known``): a result the engine computed at once."""
-    if type(value) is not dtype.type:
-        value = np.asarray(value).astype(dtype)[()]
-    return DArray(None, _SCALAR, dtype, place, known(value))
-
-
-def fresh(place: CLPlace, shape: tuple[int, ...], dtype: np.dtype) -> tuple[DArray, np.ndarray] | None:
-    """A new C-contiguous array for the engine to compute into and its memory as a NumPy array,
-    from a pooled block nothing is pending on; None where the block is not free yet."""
-    dim = Dim.trusted(shape)
-    made = _fresh(place, dim, dtype)
-    return None if made is None else (made, _memory(made._alloc, dim, dtype))
-
-
-def put(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray | None:
-    """A new array of ``dim`` (C-contiguous) and ``dtype`` holding ``values`` (broadcast to it: a
-    0-d array fills), copied in by NumPy at once: where :func:`usable` admits ``dim``'s size, into
-    a pooled block nothing is pending on, with no profile active (it lists uploads and fills).
-    Else None."""
-    if not dim.size or _active or not usable(place, dim.size):
-        return None
-    made = _fresh(place, dim, dtype)
-    if made is not None:
-        np.copyto(_memory(made._alloc, dim, dtype), values)
-    return made
-
-
-# ops whose NumPy scalar operator computes what the ufunc's loop does over scalars of the loop dtypes,
-# at a tenth of a ufunc call's cost
-_SCALAR_MATH: dict[str, Callable[..., Any]] = {
-    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
-    "negative": operator.neg, "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
-    "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
-
-
-def now(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype, shape: tuple[int, ...],
-        place: CLPlace, into: DArray | None = None) -> DArray | None:
-    """``op`` over ``args`` (DArrays and scalars; loop dtypes ``ins``) computed by NumPy as it is
-    called, into a new array of ``out`` (0-d: :func:`held`): for an op exact on the host (the caller's to check) over
-    materialised arrays nothing is pending on, of at most ``min(LIMIT, NOW_MAX)`` elements on a
-    host-backed device, with no profile (whose listing shows host runs) or ``da.jit`` trace active.
-    Else None: the op is recorded. It costs less than recording the op and evaluating a graph of
-    one node, and about what a chain of such ops costs as one graph. No lock is taken: a command
-    another thread enqueues on the same arrays meanwhile races with it, as two threads writing
-    one NumPy array do. ``into``: a settled array of ``shape`` to compute into instead (an in-place
-    operator; the caller checked its casting and ran the graphs reading it), where it may be written."""
-    dim = Dim.trusted(shape)
-    n = dim.size
-    p = _host_pool(place)
-    if not (0 < LIMIT and n <= LIMIT and n <= NOW_MAX) or _active or p is None or capturing() is not None:
-        return None
-    vals: list[Any] = []
-    for a, d in zip(args, ins):
-        if type(a) is DArray:
-            if not n:  # an empty result reads nothing
-                continue
-            if a._node is not None:
-                k = known_value(a._node)  # a 0-d result computed at once before
-                if k is None:
-                    return None
-                vals.append(k if a._dtype is d or a._dtype == d else k.astype(d))
-                continue
-            alloc = a._alloc
-            w = alloc.write
-            if (w is not None and w[1] > w[0].done) or alloc.host is None:  # a write still queued (``_clear``),
-                return None                                                 # or no host memory (a wrapped buffer)
-            c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
-            if c is not None and c[0] is a._dim and c[1] is a._dtype:
-                v = c[2]
-            else:  # a 0-d input as a NumPy scalar (an element read: faster to make and to compute with)
-                v = _memory(alloc, a._dim, a._dtype) if a._dim.shape else _first(alloc, a._dim, a._dtype)
-            vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
-        else:
-            try:
-                vals.append(d.type(a))
-            except OverflowError:  # the recorded op raises darray's error
-                return None
-    if not dim.shape and (into is None or known_value(into._node) is not None):  # a 0-d result: a NumPy
-        value = held(_quiet_run()(_SCALAR_MATH.get(op) or ref(op), *vals),     # scalar held without memory
-                     out if into is None else into._dtype, place)
-        if into is None:
-            return value
-        into._node = value._node  # in place into a held value: it holds the result (graphs that read it keep theirs)
-        return into
-    if into is None:
-        made = _fresh(place, dim, out, p)
-        if made is None or not n:
-            return made
-        c = made._alloc.view
-        target = c[2] if c is not None and c[0] is dim and c[1] is out else _memory(made._alloc, dim, out)
-    else:
-        made, target = into, view(into, write=True)
-        if target is None:
-            return None
-        if not n:
-            return made
-    run = _quiet_run()
-    if op in _GENERAL or target.dtype != out:
-        run(_into, target, ref(op), vals)
-    else:
-        run(ref(op), *vals, out=target)
-    return made
 
 
 def _exact_now(x: Node) -> bool:

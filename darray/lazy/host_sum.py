@@ -28,7 +28,7 @@ import numpy as np
 
 from .._array import DArray
 from ..place import CLPlace, runtime
-from . import host
+from . import at_once, host
 from . import reduce as _rows
 from .reduce_render import BLOCK, LANES
 
@@ -253,9 +253,9 @@ def reduce(x: DArray, axes: tuple[int, ...], out_dt: np.dtype, shape: tuple[int,
     _, parts, _, _, red = _rows._cpu_plan(place, m, k, False, kept, axes, "sum", out_dt, mean, True)
     if red.stage not in _STAGES:
         return None
-    made = host.fresh(place, shape, out_dt) if shape else (None, np.empty(1, out_dt))  # 0-d: held (``host.held``)
+    made = at_once.fresh(place, shape, out_dt) if shape else (None, np.empty(1, out_dt))  # 0-d: held (``at_once.held``)
     if made is None:
         return None
     src = v.reshape(m, k) if dt == out_dt else v.reshape(m, k).astype(out_dt)
     host.quietly(fold, src, parts, made[1].reshape(m), mean=mean)
-    return made[0] if made[0] is not None else host.held(made[1][0], out_dt, place)
+    return made[0] if made[0] is not None else at_once.held(made[1][0], out_dt, place)

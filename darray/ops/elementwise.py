@@ -15,7 +15,7 @@ from .. import dtypes as _dt
 from .. import lazy
 from .._array import DArray, read_only
 from .._typing import ArrayLike
-from ..lazy import graph, host, record
+from ..lazy import at_once, graph, host, record
 from ..place import CLPlace, Place
 from ..transfer.convert import assign, from_numpy, write
 from . import _dispatch as D
@@ -197,10 +197,10 @@ def _cpu(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype
 @D.register("elementwise_array", "cl")
 def _cl_array(op: Op, args: tuple[Any, ...], ins: tuple[np.dtype, ...], out: np.dtype, shape: tuple[int, ...],
               exact: bool, place: Place) -> DArray:
-    """The op as a new DArray: computed at once on the host where ``host.now`` can, else pending."""
+    """The op as a new DArray: computed at once on the host where ``at_once.compute`` can, else pending."""
     if exact:
         assert isinstance(place, CLPlace)  # (registered for OpenCL places; cheaper than typing.cast per op)
-        done = host.now(op.name, args, ins, out, shape, place)
+        done = at_once.compute(op.name, args, ins, out, shape, place)
         if done is not None:
             return done
     return record(_cl(op, args, ins, out, shape, exact, place), place)
@@ -248,10 +248,10 @@ def into(out: DArray, name: str, *args: Any) -> DArray:
 
 
 def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
-    """:func:`into` by the host engine as it is called (``host.now``): arrays of ``out``'s place and
+    """:func:`into` by the host engine as it is called (``at_once.compute``): arrays of ``out``'s place and
     Python scalars, an op and casts NumPy computes with the kernels' bits. True when done."""
     if type(out) is not DArray or (out._node is not None and graph.known_value(out._node) is None):
-        return False  # (a 0-d value the engine holds is updated in place: ``host.now``)
+        return False  # (a 0-d value the engine holds is updated in place: ``at_once.compute``)
     place = out._place
     for a in args:
         if type(a) is DArray:
@@ -271,7 +271,7 @@ def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
     check_out(name, out, res, shape, place)
     if out._node is None:
         lazy.before_write(out._alloc)  # pending graphs reading the old values run first
-    return host.now(name, args, ins, res, shape, place, into=out) is not None
+    return at_once.compute(name, args, ins, res, shape, place, into=out) is not None
 
 
 def _make(op: Op) -> Callable[..., DArray]:

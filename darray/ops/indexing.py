@@ -32,7 +32,7 @@ from .. import dtypes as _dt
 from .. import lazy, sched
 from .._array import DArray, read_only
 from ..dim import MAX_RANK, Dim, broadcast_shapes
-from ..lazy import host
+from ..lazy import at_once, host
 from ..lazy.graph import Input
 from ..place import CLPlace, Place
 from ..transfer.convert import (
@@ -337,7 +337,11 @@ def _host_key(key: Any) -> Any:
 
 def getitem(x: DArray, key: Any, /) -> DArray:
     """``x[key]``: a view for basic keys, a copy for advanced ones (NumPy's rules). An element
-    (a 0-d result of a key without ``...``) is a copy, as NumPy's scalar: a new 0-d DArray."""
+    (a 0-d result of a key without ``...``) is a copy, as NumPy's scalar: a new 0-d DArray (read at
+    once where the host engine may: ``at_once.element_at``)."""
+    made = at_once.element_at(x, key)
+    if made is not None:
+        return made
     found = None if _basic(key) else _advanced_view(x, key)
     if found is None:
         dim = x._dim.getitem(key)
@@ -355,11 +359,8 @@ def _element_cpu(x: DArray, dim: Dim) -> DArray:
 
 @D.register("element", "cl")
 def _element_cl(x: DArray, dim: Dim) -> DArray:
-    """The element at ``x``'s 0-d view ``dim`` read now where the host engine may (held as its value:
-    ``host.held``), else a pending copy (``item()`` of it reads the view itself: ``convert.item``)."""
-    held = host.copied(x, dim)
-    if held is not None:
-        return held
+    """The element at ``x``'s 0-d view ``dim`` as a pending copy (``item()`` of it reads the view
+    itself: ``convert.item``); ``getitem`` reads it at once where the host engine may."""
     return lazy.record(lazy.graph.node("cast", (input_term(x._view(dim)),), x._dtype, (), True), x._place)
 
 
@@ -438,7 +439,7 @@ def _take_now(view: DArray, entry: _Advanced, place: CLPlace) -> DArray | None:
         return None
     axis = entry.axis
     shape = view._dim.shape
-    made = host.fresh(place, shape[:axis] + index._dim.shape + shape[axis + 1:], view._dtype)
+    made = at_once.fresh(place, shape[:axis] + index._dim.shape + shape[axis + 1:], view._dtype)
     if made is None:
         return None
     try:

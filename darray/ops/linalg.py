@@ -18,7 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import READ_ONLY, DArray
 from ..dim import Dim, broadcast_shapes, normalize_axes, normalize_axis
-from ..lazy import host
+from ..lazy import at_once, host
 from ..place import CLPlace
 from ..transfer.convert import asarray, empty, from_numpy
 from . import _dispatch as D
@@ -128,8 +128,8 @@ def _matmul_now(a: Any, b: Any) -> DArray | None:
     if not rows * cols * va.shape[-1] or _gemm.choose(place, dtype, rows * cols * va.shape[-1]) != "host":
         return None
     if va.ndim == vb.ndim == 1:  # an inner product: a 0-d result held as its value
-        return host.held(host.quietly(np.matmul, va, vb), dtype, place)
-    made = host.fresh(place, va.shape[:-1] + vb.shape[1:], dtype)
+        return at_once.held(host.quietly(np.matmul, va, vb), dtype, place)
+    made = at_once.fresh(place, va.shape[:-1] + vb.shape[1:], dtype)
     if made is None:
         return None
     host.quietly(np.matmul, va, vb, out=made[1])

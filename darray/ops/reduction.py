@@ -21,7 +21,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from .._typing import ArrayLike, DTypeLike, Scalar
 from ..dim import Dim, normalize_axes
-from ..lazy import host, host_sum
+from ..lazy import at_once, host, host_sum
 from ..lazy.reduce import reduce as _device_reduce
 from ..place import CLPlace
 from ..transfer.convert import asarray, from_numpy, input_term
@@ -126,9 +126,9 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
             return summed
     if _exact(op, x.dtype) and (x._node is None or x._node.host) and host.usable(place, x.size):
         v = host.view(x)
-        if v is not None and not shape:  # settled, to one value: held as it (``host.held``)
-            return host.held(host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v), out_dt, place)
-        made = host.fresh(place, shape, out_dt) if v is not None else None
+        if v is not None and not shape:  # settled, to one value: held as it (``at_once.held``)
+            return at_once.held(host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v), out_dt, place)
+        made = at_once.fresh(place, shape, out_dt) if v is not None else None
         if made is not None:  # settled: NumPy on its memory as it is called
             made[1][...] = host.quietly(_on_host, op, axis, axes, out_dt, keepdims, v)
             return made[0]

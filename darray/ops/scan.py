@@ -20,7 +20,7 @@ from .. import dtypes as _dt
 from .._array import DArray
 from ..dim import normalize_axis
 from ..dtypes import ctype
-from ..lazy import host
+from ..lazy import at_once, host
 from ..lazy.render import header
 from ..place import CLPlace, runtime
 from ..transfer.convert import asarray, astype, empty, from_numpy
@@ -164,7 +164,7 @@ def _scan_now(op: str, moved: DArray, dt: np.dtype, rows: int, k: int, initial: 
             or (dt.kind in "fc" and _parts(place, rows, n) > 1) or not host.usable(place, moved.size):
         return None
     v = host.view(moved)
-    made = host.fresh(place, moved.shape[:-1] + (k,), dt) if v is not None else None
+    made = at_once.fresh(place, moved.shape[:-1] + (k,), dt) if v is not None else None
     if v is None or made is None:
         return None
     out = made[1].reshape(rows, k)

@@ -12,7 +12,7 @@ from .._array import DArray, read_only
 from .._registry import implementation, register
 from ..alloc import HostAllocation, allocate
 from ..dim import MAX_RANK, Dim, broadcast_shapes, check_nbytes
-from ..lazy import execute, graph, host
+from ..lazy import at_once, execute, graph, host
 from ..place import CLPlace, Place, PlaceLike, parse, runtime
 from . import copies
 
@@ -41,12 +41,12 @@ def empty(shape: Any, dtype: np.dtype, place: Place, op: str = "empty") -> DArra
 
 def full(shape: Any, value: np.ndarray, place: Place, op: str) -> DArray:
     """A new contiguous array filled with the 0-d ``value``, of its dtype (errors name ``op`` as
-    :func:`empty`'s): filled at once on host-backed devices where ``lazy.host.put`` can, else
+    :func:`empty`'s): filled at once on host-backed devices where ``lazy.at_once.put`` can, else
     by ``assign``."""
     dtype = value.dtype
     dim = _checked(shape, dtype, place, op)
     if isinstance(place, CLPlace):
-        made = host.put(value, dim, dtype, place)
+        made = at_once.put(value, dim, dtype, place)
         if made is not None:
             return made
     out = DArray(allocate(place, dim.size * dtype.itemsize), dim, dtype, place)
@@ -77,7 +77,7 @@ def _from_numpy_cpu(host: np.ndarray, dim: Dim, dtype: np.dtype, place: Place) -
 
 @register("convert.from_numpy", "cl")
 def _from_numpy_cl(values: np.ndarray, dim: Dim, dtype: np.dtype, place: CLPlace) -> DArray:
-    made = host.put(values, dim, dtype, place)  # at once on host-backed devices where it can
+    made = at_once.put(values, dim, dtype, place)  # at once on host-backed devices where it can
     return made if made is not None else DArray(copies.upload(values, place), dim, dtype, place)
 
 
@@ -105,7 +105,7 @@ def item(x: DArray, what: str = "item") -> Any:
     if x._dim.size != 1:
         raise ValueError(f"darray {what}: can only convert an array of size 1 to a Python scalar, got size "
                          f"{x._dim.size}")
-    v = host.element(x)
+    v = at_once.element(x)
     if v is not None:
         return v
     src = graph.copied(x._node)  # a pending copy (an element read: ``indexing.getitem``) reads its source
