@@ -8,13 +8,12 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from helpers import viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
 import darray as da
 from darray.lazy import at_once, graph, host
-
-from helpers import viewed
 
 ON = 32768  # the engine's default limit (the suite runs with it off: ``conftest.lazy_mode``)
 
