@@ -20,8 +20,8 @@ LAYOUTS = ("c", "t", "s", "r")  # contiguous, last two axes transposed, strided 
 
 @pytest.fixture(params=["host", "kernel"])
 def path(request, monkeypatch):
-    """Each matmul path in turn (DARRAY_MATMUL is read at every call)."""
-    monkeypatch.setenv("DARRAY_MATMUL", request.param)
+    """Each matmul path in turn (``_gemm.SETTING``: DARRAY_MATMUL as read at import)."""
+    monkeypatch.setattr(_gemm, "SETTING", request.param)
     return request.param
 
 
@@ -89,7 +89,7 @@ def test_matmul_matches_numpy(cl_place, mode, case):
     a, b = data(rng, a_shape, dtype), data(rng, b_shape, dtype)
     want = np.matmul(a, b)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DARRAY_MATMUL", mode)
+        mp.setattr(_gemm, "SETTING", mode)
         close(da.matmul(on_device(a, la, cl_place), on_device(b, lb, cl_place)), want, a_shape[-1])
         close(on_device(a, la, cl_place) @ on_device(b, lb, cl_place), want, a_shape[-1])
 
@@ -97,7 +97,7 @@ def test_matmul_matches_numpy(cl_place, mode, case):
 @pytest.mark.parametrize("dtype", ["float32", "complex128"])
 def test_matmul_local_memory_variant(cl_place, monkeypatch, dtype):
     """The tiled (GPU) kernel, forced on whatever device runs the tests."""
-    monkeypatch.setenv("DARRAY_MATMUL", "kernel")
+    monkeypatch.setattr(_gemm, "SETTING", "kernel")
     monkeypatch.setattr(_gemm, "FORCE_TILED", (4, 4, 8))
     rng = np.random.default_rng(1)
     dt = np.dtype(dtype)
@@ -169,20 +169,20 @@ def test_matmul_orders_with_other_streams(cl_place, path):
     close(w, (a * 2) @ (a * 2).T + 1, 64)
 
 
-def test_matmul_reads_env_at_call_time(cl_place, monkeypatch):
+def test_matmul_setting_is_checked_at_call_time(cl_place, monkeypatch):
     calls = []
     for name in ("run_host", "run_kernel"):
         real = getattr(_gemm, name)
         monkeypatch.setattr(_gemm, name, lambda *a, _real=real, _n=name: (calls.append(_n), _real(*a))[1])
     x = da.asarray(np.ones((4, 4), np.float32), device=cl_place)
     for mode, want in (("host", "run_host"), ("kernel", "run_kernel"), ("host", "run_host")):
-        monkeypatch.setenv("DARRAY_MATMUL", mode)
+        monkeypatch.setattr(_gemm, "SETTING", mode)
         close(x @ x, np.full((4, 4), 4, np.float32))
         assert calls[-1] == want
-    monkeypatch.setenv("DARRAY_MATMUL", "auto")
+    monkeypatch.setattr(_gemm, "SETTING", "auto")
     x @ x
     assert _gemm.choose(cl_place, np.dtype("int32"), 1 << 30) == "kernel" or not _gemm.host_memory(cl_place)
-    monkeypatch.setenv("DARRAY_MATMUL", "blas")
+    monkeypatch.setattr(_gemm, "SETTING", "blas")
     with pytest.raises(ValueError, match="DARRAY_MATMUL"):
         x @ x
 

@@ -8,7 +8,8 @@ local memory elsewhere), reading strided and broadcast operands in place.
 copy) through the scheduler and NumPy's BLAS-backed ``matmul`` writes into the mapped
 output; the unmaps go through the scheduler too, so later work waits for them.
 
-``DARRAY_MATMUL=auto|kernel|host`` (read at every call) overrides :func:`choose`.
+``DARRAY_MATMUL=auto|kernel|host`` (read at import into ``SETTING``, checked at each call) overrides
+:func:`choose`.
 """
 from __future__ import annotations
 
@@ -42,9 +43,12 @@ _L = np.dtype(np.int64)
 _ARGS = [None, _L, _L, None, _L, _L, _L, None, _L, _L, _L] + [_L] * 10
 
 
+SETTING: str | None = os.environ.get("DARRAY_MATMUL")  # read once: a small product's call is a few us
+
+
 def mode() -> str:
-    """The ``DARRAY_MATMUL`` setting, read now (ValueError for an unknown value)."""
-    value = os.environ.get("DARRAY_MATMUL")
+    """The ``DARRAY_MATMUL`` setting (``SETTING``; ValueError for an unknown value)."""
+    value = SETTING
     if value is None:
         return "auto"
     value = value.strip().lower() or "auto"
