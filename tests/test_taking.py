@@ -207,8 +207,8 @@ def test_along_axis_match_numpy(any_place, data):
     idx = data.draw(arrays(np.int64, st.just(shape), elements=st.integers(-n - 1, n)), label="indices")
     d = view(da.asarray(base, device=any_place))
     check_like_numpy(lambda xp: xp.take_along_axis(arr if xp is np else d, idx, axis), "take_along_axis")
-    values = data.draw(st.sampled_from([2.5, np.array([-1.5 + 2j]), np.arange(6, dtype=np.int8)[:max(n, 1)]]),
-                       label="values")
+    values = data.draw(st.sampled_from([2.5, np.array([-1.5 + 2j]), np.arange(idx.size, dtype=np.int8).reshape(
+        idx.shape)]), label="values")  # values that fit: a misfit with a bad index raises another class first
     target = da.asarray(arr, device=any_place)
     want = arr.copy()
     if idx.size and not (idx.size == np.unique(np.where(idx < 0, idx + n, idx)).size or axis is not None):

@@ -321,7 +321,13 @@ def put_along_axis(arr: DArray, indices: Any, values: Any, axis: int | None) -> 
     arr = _target(name, arr)
     idx, axis = along_axis(name, arr, indices, axis)
     vals = values_as(name, values, arr.dtype, arr.place, "unsafe")
-    if axis is None:
+    if axis is None:  # NumPy's ``arr.flat[idx] = values``: the values' shape is checked before the indices
+        shape = vals.shape
+        while len(shape) > 1 and shape[0] == 1:
+            shape = shape[1:]
+        if shape not in ((), (1,), idx.shape):
+            raise ValueError(f"darray {name}: shape mismatch: value array of shape {vals.shape} could not be "
+                             f"broadcast to indexing result of shape {idx.shape}")
         setitem(*flat_key(name, arr, idx), vals)
     else:
         setitem(arr, along(arr, idx, axis), vals)
