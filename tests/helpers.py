@@ -118,3 +118,24 @@ def in_threads(work: Callable[[int], None], n: int = 4) -> None:
         t.join()
     if errors:
         raise errors[0]
+
+
+PARTS = [0.0, -0.0, 1.0, -1.5, 2.0, np.inf, -np.inf, np.nan]  # complex parts: ties, signed zeros, inf, NaN
+
+
+def complex_values() -> st.SearchStrategy:
+    """Complex numbers of :data:`PARTS` (NaN, inf and -0.0 in either part, many equal real parts)."""
+    return st.builds(complex, st.sampled_from(PARTS), st.sampled_from(PARTS))
+
+
+def assert_exact(got: Any, want: Any) -> None:
+    """``got`` (darray or NumPy) is ``want`` bit for bit but for NaN payloads: shape, dtype, values
+    part by part (which part of a complex is NaN) and the sign of every zero and infinity."""
+    g, w = (x.get() if isinstance(x, da.DArray) else np.asarray(x) for x in (got, want))
+    assert g.shape == w.shape and g.dtype == w.dtype, f"{g.dtype}{g.shape} != {w.dtype}{w.shape}"
+    for part in ("real", "imag") if w.dtype.kind == "c" else ("real",):
+        gp, wp = getattr(g, part), getattr(w, part)
+        np.testing.assert_array_equal(gp, wp, err_msg=f"{part} parts:\n{g}\n{w}")
+        if wp.dtype.kind == "f":
+            np.testing.assert_array_equal(np.signbit(gp) & ~np.isnan(gp), np.signbit(wp) & ~np.isnan(wp),
+                                          err_msg=f"signs of the {part} parts:\n{g}\n{w}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import arrays, assert_same, check, check_view, shapes, viewed
+from helpers import arrays, assert_exact, assert_same, check, check_view, complex_values, shapes, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,6 +34,26 @@ def test_partition_property(any_place, data):
     idx = da.argpartition(view(da.asarray(base, device=any_place)), [kth], axis=axis)
     assert idx.dtype == np.int64
     assert_same(np.take(np.take_along_axis(x, idx.get(), axis), kth, axis), np.take(want, kth, axis))
+
+
+@given(data=st.data())
+def test_complex_order(any_place, data):
+    """partition, argpartition, lexsort and sort_complex of complex with NaN, inf and -0.0 in either
+    part, in NumPy's order (the kth value compared without the sign of its zeros: NumPy's
+    introselect leaves equal values in any order)."""
+    dtype = data.draw(st.sampled_from([np.complex64, np.complex128]), label="dtype")
+    base, view = data.draw(viewed(dtype, min_dims=1, elements=complex_values()), label="x")
+    x, xd = view(base), view(da.asarray(base, device=any_place))
+    assert_exact(da.sort_complex(xd).get() + 0, np.sort_complex(x) + 0)
+    if x.size:
+        axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+        kth = data.draw(st.integers(-x.shape[axis], x.shape[axis] - 1), label="kth")
+        want = np.take(np.partition(x, kth, axis), kth, axis) + 0
+        assert_exact(np.take(da.partition(xd, kth, axis).get(), kth, axis) + 0, want)
+        picked = np.take_along_axis(x, da.argpartition(xd, kth, axis).get(), axis)
+        assert_exact(np.take(picked, kth, axis) + 0, want)
+    keys = [x, data.draw(arrays(dtype, x.shape, elements=complex_values()), label="key")]
+    assert_exact(da.lexsort([da.asarray(k, device=any_place) for k in keys]), np.lexsort(keys))
 
 
 def test_partition_errors(any_place):
@@ -179,13 +199,81 @@ def test_in_place_writers(any_place, data):
     assert_same(got, want)
 
 
+def _outcome(call, xp):
+    """``call(xp)``'s result, or the class of the exception it raises and its message."""
+    try:
+        return call(xp)
+    except (IndexError, ValueError, TypeError, OverflowError) as err:
+        return type(err), str(err)
+
+
+def _like_numpy(call, op: str) -> None:
+    """``call(da)`` gives ``call(np)``'s result, or its exception class with a message naming ``op``."""
+    want, got = _outcome(call, np), _outcome(call, da)
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and got[0] is want[0] and f"darray {op}" in got[1], (got, want)
+    else:
+        assert not isinstance(got, tuple), got
+        assert_same(got, want)
+
+
+CASTS = [1.5, 300, -2, 1.5 + 1j, [2.5, -1.0], np.array([2.5]), np.array([7], np.int8), np.array([300]),
+         np.array([1], np.uint64), np.array([True]), [], np.array([1 + 2j])]
+
+
+@given(data=st.data())
+def test_writers_convert_values_as_numpy(any_place, data):
+    """place and putmask take an array of values by the 'safe' rule and Python values as
+    ``numpy.asarray(values, dtype)`` makes them (floats truncate into ints, an int out of range is
+    an OverflowError, complex into real a TypeError); a mask of any dtype; NumPy's errors."""
+    dtype = data.draw(st.sampled_from([np.int8, np.int64, np.float32, np.float64]), label="dtype")
+    x = np.arange(6, dtype=dtype).reshape(2, 3)
+    mask = data.draw(arrays(data.draw(st.sampled_from([np.bool_, np.float32]), label="mask dtype"), (2, 3),
+                            elements=st.sampled_from([0, 1])), label="mask")
+    vals = data.draw(st.sampled_from(CASTS), label="values")
+    for name in ("place", "putmask"):
+        d = da.asarray(x, device=any_place)
+        want = x.copy()
+        _like_numpy(lambda xp, f=name, w=want, d=d: (getattr(xp, f)(w if xp is np else d, mask, vals), None)[1],
+                    name)
+        assert_same(d, want)
+
+
+@given(data=st.data())
+def test_choose_and_compress_like_numpy(any_place, data):
+    """choose under each mode with picks in and out of range, compress of drawn conditions (longer
+    than the axis too) and axes (a 0-d array counts as 1-d); ``out=`` of another dtype, taken when
+    it casts safely to the result's dtype (NumPy's rule), the values cast unsafely."""
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]), label="mode")
+    pick = data.draw(arrays(np.int64, st.sampled_from([(), (1,), (4,), (2, 4), (3, 1)]), elements=st.integers(-4, 5)),
+                     label="pick")
+    choices = [np.arange(4.0) * 10 ** k for k in range(3)]
+    dtype = data.draw(st.sampled_from([np.float64, np.float32, np.int32, np.complex64]), label="out dtype")
+
+    def choose(xp):
+        out = xp.zeros(np.broadcast_shapes(pick.shape, (4,)), dtype, **({} if xp is np else {"device": any_place}))
+        args = [x if xp is np else da.asarray(x, device=any_place) for x in (pick, *choices)]
+        return xp.choose(args[0], args[1:], out, mode), out
+    _like_numpy(lambda xp: choose(xp)[1], "choose")
+    a = data.draw(arrays(np.int16, shapes(0, 3, 0, 4)), label="a")
+    cond = data.draw(arrays(np.float32, shapes(1, 1, 0, 6), elements=st.sampled_from([0.0, 1.0, 0.5])), label="c")
+    axis = data.draw(st.none() | st.integers(-max(a.ndim, 1), max(a.ndim, 1) - 1), label="axis")
+    ad = da.asarray(a, device=any_place)
+    _like_numpy(lambda xp: xp.compress(cond, a if xp is np else ad, axis), "compress")
+    _like_numpy(lambda xp: (a if xp is np else ad).compress(cond, axis), "compress")
+    want = _outcome(lambda xp: np.compress(cond, a, axis), np)
+    if not isinstance(want, tuple):
+        _like_numpy(lambda xp: (lambda out: (xp.compress(cond, a if xp is np else ad, axis, out), out)[1])(
+            xp.zeros(want.shape, dtype, **({} if xp is np else {"device": any_place}))), "compress")
+
+
 def test_in_place_errors(any_place):
     x = da.asarray(np.arange(4), device=any_place)
     with pytest.raises(ValueError, match="darray place: mask and data"):
         da.place(x, [True], [1])
     with pytest.raises(ValueError, match="darray place: cannot insert"):
         da.place(x, [True] * 4, [])
-    with pytest.raises(TypeError, match="darray putmask: cannot cast|same_kind"):
+    with pytest.raises(TypeError, match="darray putmask: cannot cast.*'safe'"):
         da.putmask(x, [True] * 4, da.asarray([1.5], device=any_place))
     with pytest.raises(TypeError, match="darray copyto"):
         da.copyto(x, 1.5)

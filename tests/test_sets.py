@@ -4,13 +4,14 @@ darray's values are sorted (NumPy >= 2.3's ``unique_values`` may not be: compare
 ``np.unique(..., equal_nan=False)``). NumPy's inverse indices for NaNs follow its unstable
 sort, so inverses and first indices are checked by what they must satisfy: values[inverse]
 rebuilds x, and indices are the first occurrences (darray's sort is stable). Complex input is
-checked against ``np.unique`` with all its outputs (a stable sort there: exact).
+checked against ``np.unique`` with all its outputs (a stable sort there: exact), and the set
+functions and ``isin`` of complex bit for bit.
 """
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import shapes
+from helpers import PARTS, assert_exact, complex_values, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -93,7 +94,6 @@ def test_isin_specials_and_scalars(any_place):
 
 
 COMPLEX = [np.dtype("complex64"), np.dtype("complex128")]
-PARTS = [0.0, -0.0, 1.0, -1.5, 2.0, np.inf, -np.inf, np.nan]
 
 
 def check_unique_complex(xd: da.DArray, xn: np.ndarray) -> None:
@@ -122,8 +122,7 @@ def check_unique_complex(xd: da.DArray, xn: np.ndarray) -> None:
 @given(data=st.data())
 def test_unique_complex_matches_numpy(any_place, data):
     dtype = data.draw(st.sampled_from(COMPLEX), label="dtype")
-    elems = st.builds(complex, st.sampled_from(PARTS), st.sampled_from(PARTS))
-    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 6), elements=elems), label="x")
+    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 6), elements=complex_values()), label="x")
     kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
     check_unique_complex(view(da.asarray(x, device=any_place), kind), view(x, kind))
 
@@ -141,10 +140,51 @@ def test_unique_complex_long(any_place, dtype):
     check_unique_complex(d.reshape(30, 100).T[::2], x.reshape(30, 100).T[::2])  # transposed
 
 
+@given(data=st.data())
+def test_isin_complex_matches_numpy(any_place, data):
+    """isin with complex on either side (the other complex or real): equal values match, -0.0 equals
+    0.0, a value with a NaN part matches nothing; views, 0-d and empty arrays, ``invert``."""
+    dtype = data.draw(st.sampled_from(COMPLEX), label="dtype")
+    x = data.draw(hnp.arrays(dtype, shapes(0, 3, 0, 6), elements=complex_values()), label="x")
+    real = data.draw(st.booleans(), label="real tests")
+    t = data.draw(hnp.arrays(np.float64 if real else dtype, shapes(0, 2, 0, 6),
+                             elements=st.sampled_from(PARTS) if real else complex_values()), label="t")
+    kind = data.draw(st.sampled_from(["", "T", "flip", "step"]), label="view")
+    invert = data.draw(st.booleans(), label="invert")
+    xd, td = view(da.asarray(x, device=any_place), kind), da.asarray(t, device=any_place)
+    assert_exact(da.isin(xd, td, invert=invert), np.isin(view(x, kind), t, invert=invert))
+    assert_exact(da.isin(td, xd, invert=invert), np.isin(t, view(x, kind), invert=invert))
+
+
+@given(data=st.data())
+def test_set_operations_complex(any_place, data):
+    """union1d, intersect1d, setdiff1d, setxor1d and ``unique`` of complex against NumPy bit for bit
+    (the value kept of equal ones, the NaN kept with ``equal_nan``), but the sign of zeros where
+    NumPy's sort is unstable (intersect1d's values, ``unique`` with counts or without ``equal_nan``)."""
+    dtype = data.draw(st.sampled_from(COMPLEX), label="dtype")
+    a = data.draw(hnp.arrays(dtype, shapes(0, 2, 0, 7), elements=complex_values()), label="a")
+    b = data.draw(hnp.arrays(dtype, shapes(0, 1, 0, 7), elements=complex_values()), label="b")
+    ad, bd = da.asarray(a, device=any_place), da.asarray(b, device=any_place)
+    for name in ("union1d", "setdiff1d", "setxor1d"):
+        assert_exact(getattr(da, name)(ad, bd), getattr(np, name)(a, b))
+    assert_exact(da.intersect1d(ad, bd).get() + 0, np.intersect1d(a, b) + 0)  # + 0: zeros' signs off
+    for got, want in zip(da.intersect1d(ad, bd, return_indices=True), np.intersect1d(a, b, return_indices=True)):
+        assert_exact(got, want)
+    assert_exact(da.unique(ad), np.unique(a))
+    assert_exact(da.unique(ad, equal_nan=False).get() + 0, np.unique(a, equal_nan=False) + 0)  # NumPy: unstable
+    for equal_nan in (True, False):
+        for got, want in zip(da.unique(ad, True, True, True, equal_nan=equal_nan),
+                             np.unique(a, True, True, True, equal_nan=equal_nan)):
+            assert_exact(got, want)
+        got, want = da.unique(ad, return_counts=True, equal_nan=equal_nan), \
+            np.unique(a, return_counts=True, equal_nan=equal_nan)
+        assert_exact(got[0].get() + 0, want[0] + 0)
+        assert_exact(got[1], want[1])
+
+
 def test_bad_input(any_place):
-    c = da.asarray(np.ones(3, np.complex64), device=any_place)
-    with pytest.raises(TypeError, match="darray isin"):
-        da.isin(c, c)
+    with pytest.raises(ValueError, match="darray isin"):
+        da.isin(da.asarray(np.ones(3, np.complex64), device=any_place), 1j, kind="table")
     x = np.array([3, 1, 3], np.int32)
     check_unique(da.asarray(x, device=any_place), x)  # the next call works
 

@@ -1,10 +1,13 @@
-"""take, take_along_axis and put (darray.ops.taking) against NumPy: random shapes, axes and
-indices, NumPy's casting of the indices, bounds, on both places."""
+"""take, take_along_axis, put, put_along_axis and repeat (darray.ops.taking, and the users of its
+conversions) against NumPy: drawn shapes, views, axes, indices in and out of range under each
+mode, NumPy's conversion of indices and values, its errors, on both places."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
-from helpers import DEVICE_DTYPES, arrays, assert_same, shapes
+from helpers import DEVICE_DTYPES, arrays, assert_same, shapes, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -90,3 +93,128 @@ def test_put(any_place, shape, data):
     with pytest.raises(IndexError):
         da.put(x, [host.size], [1.0])
     assert_same(x, want)
+
+
+def _outcome(call, xp):
+    """``call(xp)``'s result, or the class of the exception it raises (and darray's names the op)."""
+    try:
+        return call(xp)
+    except (IndexError, ValueError, TypeError, OverflowError) as err:
+        return type(err), str(err)
+
+
+def check_like_numpy(call, op: str) -> None:
+    """``call(da)`` gives ``call(np)``'s result, or raises its exception class with a message naming ``op``."""
+    want, got = _outcome(call, np), _outcome(call, da)
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and got[0] is want[0], (got, want)
+        assert f"darray {op}" in got[1], got[1]
+    else:
+        assert not isinstance(got, tuple), got
+        assert_same(got, want)
+
+
+def _indices(data, n: int, label: str):
+    """Indices in and out of range (``n`` the length they index), as NumPy's take and put accept
+    them: an int, a list (of ints, or of floats, which NumPy truncates) or an int array."""
+    wide = st.integers(-2 * n - 2, 2 * n + 2)
+    form = data.draw(st.sampled_from(["int", "list", "floats", "array", "uint8"]), label=f"{label} form")
+    if form == "int":
+        return data.draw(wide, label=label)
+    values = data.draw(st.lists(wide, max_size=6), label=label)
+    if form == "floats":
+        return [v + 0.5 for v in values]
+    return values if form == "list" else np.array(np.abs(values) if form == "uint8" else values,
+                                                  np.uint8 if form == "uint8" else np.int64)
+
+
+@given(data=st.data())
+def test_take_modes_match_numpy(any_place, data):
+    """take of drawn views (0-d counts as 1-d), axes and indices under each mode: NumPy's values,
+    or its exception class (IndexError out of range, naming take); ``out=`` of another dtype."""
+    base, view = data.draw(viewed(np.float32, max_dims=3), label="a")
+    a = view(base)
+    axis = data.draw(st.none() | st.integers(-max(a.ndim, 1), max(a.ndim, 1) - 1), label="axis")
+    n = a.size if axis is None or a.ndim == 0 else a.shape[axis]
+    idx = _indices(data, n, "indices")
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]), label="mode")
+    d = view(da.asarray(base, device=any_place))
+    check_like_numpy(lambda xp: xp.take(a if xp is np else d, idx, axis, None, mode), "take")
+    check_like_numpy(lambda xp: (a if xp is np else d).take(idx, axis, mode=mode), "take")
+    want = _outcome(lambda xp: np.take(a, idx, axis, mode=mode), np)
+    if not isinstance(want, tuple):
+        dtype = data.draw(st.sampled_from([np.float64, np.int16, np.bool_, np.complex64]), label="out dtype")
+        check_like_numpy(lambda xp: (lambda out: (xp.take(a if xp is np else d, idx, axis, out, mode), out)[1])(
+            xp.zeros(np.shape(want), dtype, **({} if xp is np else {"device": any_place}))), "take")
+
+
+@given(data=st.data())
+def test_put_modes_match_numpy(any_place, data):
+    """put under each mode with drawn indices (distinct positions: which of repeated ones lands is
+    unspecified) and values (fewer, more or none; lists or arrays of another dtype, cast unsafely)."""
+    dtype = data.draw(st.sampled_from([np.float32, np.int32]), label="dtype")
+    host = np.arange(data.draw(st.integers(0, 12), label="size"), dtype=dtype)
+    host = host.reshape(data.draw(st.sampled_from([(-1,), (1, -1)]), label="shape")) if host.size else host
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]), label="mode")
+    n = host.size
+
+    def spot(i: int) -> int:
+        return i % n if mode == "wrap" or -n <= i < n else (min(max(i, 0), n - 1) if mode == "clip" else i)
+    idx = data.draw(st.lists(st.integers(-2 * n - 2, 2 * n + 2), max_size=5, unique_by=spot if n else None),
+                    label="indices")
+    vals = data.draw(st.lists(st.floats(-9, 9, width=32), max_size=7), label="values")
+    form = data.draw(st.sampled_from(["list", "float64", "int8"]), label="values form")
+    v = vals if form == "list" else np.array(vals, form)
+    x = da.asarray(host, device=any_place)
+    check_like_numpy(lambda xp: (xp.put(host.copy() if xp is np else x, idx, v, mode), None)[1], "put")
+    want = host.copy()
+    if not isinstance(_outcome(lambda xp: np.put(want, idx, v, mode), np), tuple):
+        assert_same(x, want)
+        y = da.asarray(host, device=any_place)
+        y.put(idx, v, mode)
+        assert_same(y, want)
+
+
+@given(data=st.data())
+def test_repeat_matches_numpy(any_place, data):
+    """repeat and x.repeat with NumPy's positional (a, repeats, axis): counts as an int, a float
+    (truncated), a list or an array (uint64 is a TypeError, by the 'safe' rule); 0-d counts as 1-d."""
+    base, view = data.draw(viewed(np.int16, max_dims=3), label="a")
+    a = view(base)
+    axis = data.draw(st.none() | st.integers(-max(a.ndim, 1), max(a.ndim, 1) - 1), label="axis")
+    n = a.size if axis is None or a.ndim == 0 else a.shape[axis]
+    form = data.draw(st.sampled_from(["int", "float", "list", "int64", "uint64"]), label="form")
+    counts = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n) if form != "int" else
+                       st.integers(-1, 3), label="repeats")
+    reps = counts if form in ("int", "list") else np.array(counts, form) if form != "float" else \
+        (counts[0] if counts else 1) + 0.5
+    d = view(da.asarray(base, device=any_place))
+    check_like_numpy(lambda xp: xp.repeat(a if xp is np else d, reps, axis), "repeat")
+    check_like_numpy(lambda xp: (a if xp is np else d).repeat(reps, axis), "repeat")
+
+
+@given(data=st.data())
+def test_along_axis_match_numpy(any_place, data):
+    """take_along_axis and put_along_axis (axis=None included: 1-d indices into the flattened
+    array), broadcast indices and values, values cast unsafely, NumPy's errors."""
+    base, view = data.draw(viewed(np.float64, min_dims=1, max_dims=3), label="arr")
+    arr = view(base)
+    axis = data.draw(st.none() | st.integers(-arr.ndim, arr.ndim - 1), label="axis")
+    n = arr.size if axis is None else arr.shape[axis]
+    shape = (data.draw(st.integers(0, 4)),) if axis is None else \
+        tuple(data.draw(st.sampled_from([1, s])) if d != axis % arr.ndim else data.draw(st.integers(0, 3))
+              for d, s in enumerate(arr.shape))
+    idx = data.draw(arrays(np.int64, st.just(shape), elements=st.integers(-n - 1, n)), label="indices")
+    d = view(da.asarray(base, device=any_place))
+    check_like_numpy(lambda xp: xp.take_along_axis(arr if xp is np else d, idx, axis), "take_along_axis")
+    values = data.draw(st.sampled_from([2.5, np.array([-1.5 + 2j]), np.arange(idx.size, dtype=np.int8).reshape(
+        idx.shape)]), label="values")  # values that fit: a misfit with a bad index raises another class first
+    target = da.asarray(arr, device=any_place)
+    want = arr.copy()
+    if idx.size and not (idx.size == np.unique(np.where(idx < 0, idx + n, idx)).size or axis is not None):
+        return  # repeated flat positions: which value lands is unspecified
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check_like_numpy(lambda xp: (xp.put_along_axis(want if xp is np else target, idx, values, axis), None)[1],
+                         "put_along_axis")
+    assert_same(target, want)

@@ -174,13 +174,14 @@ _columns: dict[tuple, tuple[bool, bool]] = {}  # (trace key, shape, axes) -> (_c
 
 
 def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...], op: str, acc: np.dtype,
-           out: np.dtype, place: CLPlace, *, divisor: int | None = None) -> Any:
+           out: np.dtype, place: CLPlace, *, divisor: int | None = None, values: bool = False) -> Any:
     """Reduce ``roots[0]`` (of ``shape``) over ``axes`` in one launch; returns the allocation of the
-    results in C order over the kept axes (dtype ``out``; int64 indices for argmax/argmin),
-    divided by ``divisor`` if given (a mean). The plan: one column kernel or one row kernel on
-    CPU devices, one tree kernel on GPUs (see the module docstring). A reduction stores none of the
-    values below ``roots`` that live arrays hold (``evaluate.decisions``: it has no room for them, and
-    its own argument, a live array while it runs, would cost a pass and a launch of its own)."""
+    results in C order over the kept axes (dtype ``out``; int64 indices for argmax/argmin, or their
+    values, of dtype ``acc``, if ``values``), divided by ``divisor`` if given (a mean). The plan: one
+    column kernel or one row kernel on CPU devices, one tree kernel on GPUs (see the module
+    docstring). A reduction stores none of the values below ``roots`` that live arrays hold
+    (``evaluate.decisions``: it has no room for them, and its own argument, a live array while it
+    runs, would cost a pass and a launch of its own)."""
     kept = tuple(a for a in range(len(shape)) if a not in axes)
     m = prod(shape[a] for a in kept)
     k = prod(shape[a] for a in axes)
@@ -204,7 +205,7 @@ def reduce(roots: Sequence[Term], shape: tuple[int, ...], axes: tuple[int, ...],
     scratch = [] if one_pass else _scratch(place, counters, m * parts, acc, arg)
     execute.run(roots, results + scratch, place, "mean" if mean else op, shape=shape, perm=perm,
                 reduce=red, work=work, extra=(k, parts) + ((float(divisor),) if divisor is not None else ()), traced=tr)
-    return results[-1].alloc
+    return results[0 if values else -1].alloc
 
 
 @lru_cache(maxsize=1024)

@@ -23,7 +23,7 @@ from ..transfer.convert import assign, empty
 from . import elementwise as E
 from .creation import arange
 from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape
-from .taking import take
+from .taking import positions, take
 
 __all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
 
@@ -102,17 +102,19 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> DArray:
     """Each element of ``x`` repeated ``repeats`` times along ``axis`` (a new array).
 
     ``axis=None``: of the flattened array; ``repeats``: an int or one count per element along
-    the axis. See also: numpy.repeat. Equal counts are a copy of a broadcast view; unequal ones
+    the axis (converted to integers as NumPy converts them: Python floats truncate, an array casts
+    by the 'safe' rule). See also: numpy.repeat. Equal counts are a copy of a broadcast view; unequal ones
     a gather (``take``) along the axis.
     """
     a = one("repeat", a)
-    if axis is None:
-        a, axis = reshape(a, -1), 0
+    if axis is None or a.ndim == 0:  # a 0-d ``a`` counts as 1-d, as in NumPy
+        a, axis = reshape(a, -1), 0 if axis is None else axis
     axis = normalize_axis(axis, a.ndim)
-    counts = _counts(repeats, "repeats")
-    n = a.shape[axis]
-    if len(counts) not in (1, n):
-        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({len(counts)},)")
+    reps = positions("repeat", repeats, a.place, "safe")
+    n, size = a.shape[axis], reps.size if isinstance(reps, DArray) else 1
+    if size not in (1, n):
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({size},)")
+    counts = _counts(reps, "repeats") if n else [0]  # NumPy checks no count of an empty axis
     if len(set(counts)) <= 1:
         return _replicate(a, axis, counts[0] if counts else 0, False)
     return take(a, np.repeat(np.arange(n, dtype=np.int64), counts), axis=axis)

@@ -48,18 +48,25 @@ def nanprod(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, 
 
 
 def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any) -> DArray:
-    """nanmax/nanmin: NaN skipped (replaced by -inf/+inf), NaN where a slice has nothing else."""
+    """nanmax/nanmin: NaN skipped (replaced by -inf/+inf; complex: -inf-infj/inf+infj), NaN where a
+    slice has nothing else (complex: the slice's first element, as NumPy's fmax/fmin fold gives)."""
     x = _array(a)
     if x.dtype.kind not in "fc":
         return getattr(R, op)(x, axis, out=out, keepdims=keepdims, initial=initial, where=where)
-    skip = float("-inf") if op == "max" else float("inf")
-    result = getattr(R, op)(_filled(x, skip), axis, keepdims=keepdims, initial=initial, where=where)
+    skip: Any = float("-inf") if op == "max" else float("inf")
+    complex_ = x.dtype.kind == "c"
+    result = getattr(R, op)(_filled(x, complex(skip, skip) if complex_ else skip), axis, keepdims=keepdims,
+                            initial=initial, where=where)
+    none: Any = float("nan")
+    if complex_ and where is True:
+        axes = normalize_axes(axis, x.ndim, f"nan{op}")
+        none = x[tuple((slice(0, 1) if keepdims else 0) if d in axes else slice(None) for d in range(x.ndim))]
     nan = E.apply("isnan", x) if where is True else E.apply("logical_or", E.apply("isnan", x),
                                                                E.apply("logical_not", where))
     empty = R.all(nan, axis, keepdims=keepdims)
     if initial is not None:
         return finish(f"nan{op}", result, out)
-    return finish(f"nan{op}", E.apply("where", empty, float("nan"), result).astype(result.dtype, copy=False), out)
+    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(result.dtype, copy=False), out)
 
 
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,

@@ -134,11 +134,14 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
             return made[0]
         return from_numpy(np.asarray(host.call(op, partial(_on_host, op, axis, axes, out_dt, keepdims), place,
                                                [input_term(x)]), out_dt), place)
-    acc = D.device_dtype(x.dtype if op.startswith("arg") else out_dt, x.place)
+    # complex max/min: which NaN is the first one (NumPy's) the lanes of a max kernel cannot tell; argmax can
+    via_arg = op in ("max", "min") and out_dt.kind == "c"
+    acc = D.device_dtype(x.dtype if op.startswith("arg") or via_arg else out_dt, x.place)
     dev_dt = D.device_dtype(out_dt, x.place)
     term = x._node if x._node is not None else input_term(x)
-    alloc = _device_reduce([term], x.shape, axes, "sum" if op == "mean" else op, acc, dev_dt, place,
-                           divisor=k if op == "mean" else None)
+    kernel_op = "sum" if op == "mean" else "arg" + op if via_arg else op
+    alloc = _device_reduce([term], x.shape, axes, kernel_op, acc, dev_dt, place,
+                           divisor=k if op == "mean" else None, values=via_arg)
     return DArray(alloc, Dim.trusted(shape), dev_dt, x.place)
 
 

@@ -22,12 +22,23 @@ from ..transfer.convert import asarray, astype
 from . import _dispatch as D
 from . import elementwise as E
 from . import reduction as R
-from ._out import finish
 from .creation import arange, full, zeros_like
 from .indexing import nonzero, setitem
-from .manipulation import stack
+from .manipulation import named, stack
 from .sorting import argsort, sort
-from .taking import put, take, take_along_axis
+from .taking import (
+    along,
+    along_axis,
+    check_mode,
+    flat_key,
+    gather,
+    into,
+    positions,
+    put,
+    take,
+    take_along_axis,
+    values_as,
+)
 
 # ``place`` is left out of the namespace: ``darray.place`` is the package of places (CPUPlace, CLPlace).
 __all__ = ["where", "partition", "argpartition", "lexsort", "sort_complex", "argwhere", "flatnonzero", "extract",
@@ -164,22 +175,19 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
     return result
 
 
+@named
 def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise") -> DArray:
     """Elementwise ``choices[a]``: ``a`` picks, for each position, the choice array to read
     (all broadcast together). ``mode``: 'raise' (ValueError for an entry outside [0, n)), 'wrap'
-    (modulo n) or 'clip' (to [0, n-1]). See also: numpy.choose."""
+    (modulo n) or 'clip' (to [0, n-1]); ``out`` of any dtype (cast unsafely). See also: numpy.choose."""
     name = "choose"
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"darray {name}: clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    check_mode(name, mode)
     if isinstance(choices, (DArray, np.ndarray)):
         choices = [choices[i] for i in range(choices.shape[0])]
     if not len(choices):
         raise ValueError(f"darray {name}: 0-length sequence")
     args, place = D.operands(name, (a, *choices))
-    pick = _array(args[0], place)
-    if not np.can_cast(pick.dtype, np.intp, "safe"):
-        raise TypeError(f"darray {name}: cannot cast array data from {pick.dtype} to int64 according to the rule "
-                        "'safe'")
+    pick = _array(positions(name, args[0], place, "safe"), place)
     values = _operands(name, args[1:], place)
     dtype = _result_type(name, values)
     D.shape_of(name, (pick, *[v for v in values if isinstance(v, DArray)]))
@@ -193,21 +201,19 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     result = _cast(values[-1], dtype, place)
     for i in range(n - 1, -1, -1):  # the last where broadcasts ``pick`` with the last choice too
         result = E.apply("where", E.apply("equal", pick, i), _cast(values[i], dtype, place), result)
-    return finish(name, result, out)
+    return into(name, result, out, "unsafe")
 
 
+@named
 def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -> DArray:
-    """The slices of ``a`` along ``axis`` (None: of the flattened ``a``) where the 1-d ``condition``
-    is non-zero. See also: numpy.compress."""
+    """The slices of ``a`` along ``axis`` (None: of the flattened ``a``; a 0-d ``a`` counts as 1-d)
+    where the 1-d ``condition`` is non-zero; ``out`` as :func:`darray.take`'s. See also: numpy.compress."""
     name = "compress"
     (cond, x), place = D.operands(name, (condition, a))
     cond, x = _array(cond, place), _array(x, place)
     if cond.ndim != 1:
         raise ValueError(f"darray {name}: condition must be a 1-d array, got {cond.ndim} dimensions")
-    if axis is None:
-        x, axis = x.reshape(-1), 0
-    axis = normalize_axis(axis, x.ndim, f"darray {name}")
-    return finish(name, take(x, nonzero(cond)[0], axis=axis), out)
+    return into(name, gather(name, x, nonzero(cond)[0], axis, "raise"), out)
 
 
 def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> DArray:
@@ -250,17 +256,18 @@ def _target(name: str, arr: Any) -> DArray:
     return arr
 
 
+@named
 def place(arr: DArray, mask: Any, vals: Any) -> None:
     """In place: the elements of ``arr`` where ``mask`` is true, in order, become ``vals``
-    (repeated as needed). See also: numpy.place."""
+    (repeated as needed; cast as :func:`putmask` casts). See also: numpy.place."""
     arr = _target("place", arr)
     m = _array(mask, arr.place)
     if m.size != arr.size:
         raise ValueError("darray place: mask and data must be the same size")
+    values = values_as("place", vals, arr.dtype, arr.place, "safe")
     where = flatnonzero(m)
     if not where.size:
         return
-    values = _array(vals, arr.place)
     if not values.size:
         raise ValueError("darray place: cannot insert from an empty array")
     put(arr, where, values)
@@ -290,13 +297,15 @@ def _same_size(name: str, mask: Any, a: DArray) -> DArray:
     return astype(m, _dt.bool_, copy=False).reshape(a.shape)
 
 
+@named
 def putmask(a: DArray, mask: Any, values: Any) -> None:
     """In place: ``a.flat[i] = values.flat[i % values.size]`` where ``mask.flat[i]`` is true
-    (``values`` repeated over ``a``'s positions, as NumPy). See also: numpy.putmask."""
+    (``values`` repeated over ``a``'s positions, as NumPy; an array of them cast by the 'safe' rule,
+    Python values converted as ``numpy.asarray(values, a.dtype)``). See also: numpy.putmask."""
     name = "putmask"
     a = _target(name, a)
     m = _same_size(name, mask, a)
-    vals = _value(name, values, a.dtype, "same_kind", a.place).reshape(-1)
+    vals = values_as(name, values, a.dtype, a.place, "safe").reshape(-1)
     if not vals.size or not a.size:
         return
     if vals.size != a.size:
@@ -304,30 +313,24 @@ def putmask(a: DArray, mask: Any, values: Any) -> None:
     a[...] = E.apply("where", m, vals.reshape(a.shape), a)
 
 
+@named
 def put_along_axis(arr: DArray, indices: Any, values: Any, axis: int | None) -> None:
-    """In place: ``values`` written at ``indices`` along ``axis`` (the other axes broadcast;
-    None: of the flattened ``arr``, with 1-d indices). See also: numpy.put_along_axis."""
+    """In place: ``values`` (cast unsafely, as NumPy) written at ``indices`` along ``axis`` (the other
+    axes broadcast; None: of the flattened ``arr``, with 1-d indices). See also: numpy.put_along_axis."""
     name = "put_along_axis"
     arr = _target(name, arr)
-    idx = _array(indices, arr.place)
-    if idx.dtype.kind not in "iu":
-        raise IndexError(f"darray {name}: `indices` must be an integer array, got {idx.dtype}")
-    vals = _array(values, arr.place)
-    if axis is None:
-        if idx.ndim != 1:
-            raise ValueError(f"darray {name}: when axis=None, `indices` must have a single dimension")
-        if vals.size not in (1, idx.size):
-            raise ValueError(f"darray {name}: cannot broadcast values of size {vals.size} to {idx.size} indices")
-        put(arr, idx, vals)
-        return
-    if idx.ndim != arr.ndim:
-        raise ValueError(f"darray {name}: `indices` and `arr` must have the same number of dimensions, got "
-                         f"{idx.ndim} and {arr.ndim}")
-    axis = normalize_axis(axis, arr.ndim, f"darray {name}")
-    key = tuple(idx if d == axis else
-                arange(n, dtype=_dt.int64, device=arr.place).reshape((1,) * d + (n,) + (1,) * (arr.ndim - d - 1))
-                for d, n in enumerate(arr.shape))
-    setitem(arr, key, vals)
+    idx, axis = along_axis(name, arr, indices, axis)
+    vals = values_as(name, values, arr.dtype, arr.place, "unsafe")
+    if axis is None:  # NumPy's ``arr.flat[idx] = values``: the values' shape is checked before the indices
+        shape = vals.shape
+        while len(shape) > 1 and shape[0] == 1:
+            shape = shape[1:]
+        if shape not in ((), (1,), idx.shape):
+            raise ValueError(f"darray {name}: shape mismatch: value array of shape {vals.shape} could not be "
+                             f"broadcast to indexing result of shape {idx.shape}")
+        setitem(*flat_key(name, arr, idx), vals)
+    else:
+        setitem(arr, along(arr, idx, axis), vals)
 
 
 def copyto(dst: DArray, src: Any, casting: str = "same_kind", where: Any = True) -> None:

@@ -9,7 +9,9 @@ elements and binary-searches each element (``isin_search``). NaNs are distinct v
 (NumPy 2's ``unique_*``, the Array API's rule); -0.0 equals 0.0.
 
 Complex input is ordered as NumPy orders it (``sorting.complex_argsort``: three stable argsorts
-of real keys), then runs of equal values are found with elementwise ops, a scan and a gather.
+of real keys), then runs of equal values are found with elementwise ops, a scan and a gather;
+``isin`` finds the runs of the test elements followed by the elements, and an element is in the
+test elements where its run starts with one of them.
 """
 from __future__ import annotations
 
@@ -55,13 +57,6 @@ class UniqueCountsResult(NamedTuple):
 class UniqueInverseResult(NamedTuple):
     values: DArray
     inverse_indices: DArray
-
-
-def _real(op: str, x: Any) -> DArray:
-    x = x if isinstance(x, DArray) else asarray(x)
-    if x.dtype.kind == "c":
-        raise TypeError(f"darray {op}: complex input ({x.dtype}) is not supported; sets need an order")
-    return x
 
 
 def _runs(ordered: DArray, differs: DArray, order: DArray) -> tuple[DArray, DArray, DArray, DArray]:
@@ -200,13 +195,12 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """Boolean array of ``element``'s shape: whether each of its elements is in ``test_elements``
     (``invert`` negates). Both are compared in their promoted dtype; NaN is in nothing. ``kind``
     (None, 'sort', 'table') and ``assume_unique`` are checked and give the same result. See also:
-    numpy.isin. Differs from NumPy: complex input is a TypeError."""
+    numpy.isin."""
     if kind not in (None, "sort", "table"):
         raise ValueError(f"darray isin: invalid kind {kind!r}; use None, 'sort' or 'table'")
     (a, b), place = D.operands("isin", (element, test_elements))
     dt = _dt.result_type(a, b)
     a, b = (asarray(v, dtype=dt, device=place) for v in (a, b))
-    _real("isin", a), _real("isin", b)
     if kind == "table" and dt.kind not in "biu":
         raise ValueError("darray isin: the 'table' method is only supported for boolean or integer arrays")
     return D.implementation("isin", place)(a, b, dt, invert, place)
@@ -223,6 +217,9 @@ def _isin_cl(a: DArray, b: DArray, dt: np.dtype, invert: bool, place: CLPlace) -
     """isin on the device: ``b`` sorted, then a binary search per element of ``a``."""
     if a.size == 0 or b.size == 0:
         return full(a.shape, bool(invert), dtype=_dt.bool_, device=place)
+    if dt.kind == "c":  # the runs of b's values then a's, in NumPy's order (stable: b's items first)
+        _, first, inverse, _ = _unique_complex(concat([b.reshape(-1), a.reshape(-1)]))
+        return take(E.apply("greater_equal" if invert else "less", first, b.size), inverse[b.size:]).reshape(a.shape)
     table, _ = sort_rows(b.reshape(1, b.size))
     flat = contiguous(a)
     out = empty(a.shape, _dt.bool_, place)
@@ -237,7 +234,8 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
            axis: int | None = None, *, equal_nan: bool = True, sorted: bool = True) -> Any:
     """The sorted distinct values of the flattened ``ar``, with (as asked) the first indices, the
     inverse indices (``ar``'s shape) and the counts, all int64; NaNs are one value with
-    ``equal_nan`` (the first NaN in sorted order). See also: numpy.unique.
+    ``equal_nan``: the first NaN in sorted order, or (complex values alone, as NumPy >= 2.3 finds
+    them by hashing) the first in ``ar``. See also: numpy.unique.
 
     ``axis``: the distinct slices along it (compared elementwise, sorted lexicographically; the
     inverse is 1-d). Differs from NumPy: the values are always sorted."""
@@ -253,6 +251,9 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
             if return_index:
                 first = concat([first[:j], (R.min(first[j:]) if values.dtype.kind == "f" else first[j]).reshape(1)])
             values, counts = values[:j + 1], concat([counts[:j], R.sum(counts[j:]).reshape(1)])
+            if values.dtype.kind == "c" and not (return_index or return_inverse or return_counts):
+                flat = x.reshape(-1)  # NumPy hashes for the values alone: its NaN is x's first
+                values = concat([values[:j], take(flat, R.argmax(E.apply("isnan", flat))).reshape(1)])
             if return_inverse:
                 inverse = E.apply("minimum", inverse, j)
     extra = [r for r, want in ((first, return_index), (inverse, return_inverse), (counts, return_counts)) if want]

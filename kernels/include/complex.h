@@ -6,7 +6,8 @@
  *   exp and log  cexp cexpm1 clog clog1p clog2 clog10 csqrt
  *   trigonometry csin ccos ctan casin cacos catan
  *   hyperbolic   csinh ccosh ctanh casinh cacosh catanh
- *   ordering     cless cless_equal cgreater cgreater_equal (return int), cmaximum cminimum
+ *   ordering     cless cless_equal cgreater cgreater_equal (return int), cmaximum cminimum,
+ *                cfmax cfmin
  * Branch cuts and special values (inf, NaN, signed zeros) follow C99 Annex G as NumPy's
  * glibc-backed loops do; cpow, csign, cexpm1, clog2, clog10 and the ordering follow NumPy's
  * own loops (cexpm1 with the Array API's special values where NumPy's formula gives others:
@@ -206,7 +207,8 @@ inline C catan_##R(C z) { C w = catanh_##R((C)(-z.y, z.x)); return (C)(w.y, copy
 inline C cacosh_##R(C z) { C w = cacos_##R(z); return (C)(fabs(w.y), copysign(w.x, z.y)); }
 
 /* NumPy's power, sign and lexicographic ordering (a NaN operand makes comparisons false and
- * is what maximum/minimum return, the first one if both have a NaN). */
+ * is what maximum/minimum return, the first one if both have a NaN; fmax/fmin return the other
+ * operand, the first one if both have a NaN). */
 #define DARRAY_COMPLEX_NUMPY(R, C)                                                   \
 inline C cpow_##R(C a, C b) {                                                        \
     if (b.x == 0 && b.y == 0) return (C)(1, 0);                                      \
@@ -242,6 +244,12 @@ inline C cmaximum_##R(C a, C b) {                                               
 }                                                                                    \
 inline C cminimum_##R(C a, C b) {                                                    \
     return (isnan(a.x) || isnan(a.y) || cless_equal_##R(a, b)) ? a : b;              \
+}                                                                                    \
+inline C cfmax_##R(C a, C b) {                                                       \
+    return (isnan(b.x) || isnan(b.y) || cless_equal_##R(b, a)) ? a : b;              \
+}                                                                                    \
+inline C cfmin_##R(C a, C b) {                                                       \
+    return (isnan(b.x) || isnan(b.y) || cless_equal_##R(a, b)) ? a : b;              \
 }
 
 #define DARRAY_COMPLEX_ALL(R, C, K, P)                                               \
