@@ -145,7 +145,8 @@ exceptions = np.exceptions  # darray raises NumPy's AxisError, ComplexWarning...
 _EXTENSIONS = ["linalg", "fft"]  # the Array API extensions
 _POLYNOMIAL = [f"polynomial.{m}" for m in ("polynomial", "chebyshev", "legendre", "laguerre", "hermite", "hermite_e",
                                             "polyutils")]
-_SUBMODULES = [*_EXTENSIONS, "emath", "lib.stride_tricks", *_POLYNOMIAL]  # the namespaces of darray's API table (darray._api)
+# the namespaces of darray's API table (darray._api)
+_SUBMODULES = [*_EXTENSIONS, "emath", "lib.stride_tricks", *_POLYNOMIAL]
 
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001

@@ -109,11 +109,8 @@ def integral_matrix(b: Basis, n: int) -> np.ndarray:
     return np.array(q, dtype=np.float64).T
 
 
-def mulx(b: Basis, c: Any, name: str) -> np.ndarray:
-    """The series times x."""
-    [c] = as_series([c], trim=False, name=name)
-    if len(c) == 1 and c[0] == 0:
-        return c
+def _times_x(b: Basis, c: np.ndarray) -> np.ndarray:
+    """x times the series ``c`` (len(c) + 1 coefficients, in double precision, nothing trimmed)."""
     out = np.zeros(len(c) + 1, dtype=_wide(c.dtype))
     for k, ck in enumerate(c):
         up, mid, down = b.x_terms(k)
@@ -122,11 +119,13 @@ def mulx(b: Basis, c: Any, name: str) -> np.ndarray:
             out[k] += ck * float(mid)
         if k and down:
             out[k - 1] += ck * float(down)
-    return out.astype(c.dtype)
+    return out
 
 
-def _times_x(b: Basis, c: np.ndarray) -> np.ndarray:
-    return mulx(b, c, "mulx") if len(c) > 1 or c[0] != 0 else np.zeros(2, dtype=c.dtype)
+def mulx(b: Basis, c: Any, name: str) -> np.ndarray:
+    """The series times x."""
+    [c] = as_series([c], name=name)
+    return c if len(c) == 1 and c[0] == 0 else _times_x(b, c).astype(c.dtype)
 
 
 def _products(b: Basis, c: np.ndarray, m: int) -> list[np.ndarray]:
@@ -160,7 +159,12 @@ def mul(b: Basis, c1: Any, c2: Any, name: str) -> np.ndarray:
     for ck, pc in zip(c2, _products(b, c1.astype(wide), len(c2)), strict=True):
         if ck:
             out[:len(pc)] += ck * pc
-    return trimseq(out.astype(c1.dtype))
+    return trimseq(out.astype(_widened(b, c1.dtype, min(len(c1), len(c2)) == 1)))
+
+
+def _widened(b: Basis, dtype: np.dtype, when: bool) -> np.dtype:
+    """``dtype``, in double precision where NumPy's algorithm for the basis widens it (``Basis.widens``)."""
+    return np.result_type(dtype, np.float64) if b.widens and when else dtype
 
 
 def div(b: Basis, c1: Any, c2: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -180,7 +184,7 @@ def div(b: Basis, c1: Any, c2: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         q = rem[-1] / products[i][-1]
         rem = rem[:-1] - q * products[i][:-1]
         quo[i] = q
-    return quo.astype(c1.dtype), trimseq(rem.astype(c1.dtype))
+    return quo.astype(c1.dtype), trimseq(rem.astype(_widened(b, c1.dtype, True)))
 
 
 def power(b: Basis, c: Any, pow: Any, maxpower: int | None, name: str) -> np.ndarray:  # noqa: A002
@@ -191,8 +195,10 @@ def power(b: Basis, c: Any, pow: Any, maxpower: int | None, name: str) -> np.nda
         raise ValueError(f"{name}: Power must be a non-negative integer.")
     if maxpower is not None and n > maxpower:
         raise ValueError(f"{name}: Power is too large")
-    out = np.ones(1, dtype=c.dtype)
-    for _ in range(n):
+    if n < 2:
+        return c if n else np.ones(1, dtype=c.dtype)
+    out = c
+    for _ in range(n - 1):
         out = mul(b, out, c, name)
     return out
 
@@ -329,7 +335,7 @@ def fromroots(b: Basis, r: Any, name: str) -> np.ndarray:
     while len(factors) > 1:  # pairwise: the products stay balanced in degree
         paired = [mul(b, factors[i], factors[i + 1], name) for i in range(0, len(factors) - 1, 2)]
         factors = paired + factors[len(paired) * 2:]
-    return factors[0]
+    return factors[0].astype(_wide(r.dtype))  # NumPy's: double precision whatever the roots' precision
 
 
 @lru_cache(maxsize=64)
@@ -353,4 +359,4 @@ def to_power(b: Basis, c: Any, name: str) -> np.ndarray:
 def from_power(b: Basis, pol: Any, name: str) -> np.ndarray:
     """A power series in the basis (the inverse of :func:`to_power`: a triangular solve)."""
     [pol] = as_series([pol], name=name)
-    return np.linalg.solve(_power_rows(b, len(pol)).T, pol.astype(_wide(pol.dtype))).astype(pol.dtype)
+    return np.linalg.solve(_power_rows(b, len(pol)).T, pol.astype(_wide(pol.dtype)))  # double, as NumPy's

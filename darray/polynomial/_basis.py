@@ -28,7 +28,9 @@ class Basis:
     the recurrence (``k -> (alpha, beta, gamma, delta)``), the default domain and window, the weight function
     (``None`` for the power basis) with its integral ``mu0`` over the domain of orthogonality, whether the
     weight is even (nodes and weights symmetric), an optional closed form of the Gauss rule, the symbol NumPy
-    prints for basis functions, the largest power ``pow`` takes by default (``None``: no limit)."""
+    prints for basis functions, the largest power ``pow`` takes by default (``None``: no limit), and ``widens``:
+    NumPy's mul of this basis returns double precision for single-precision input when a factor is a constant
+    (so do its pow of a constant and its division's remainder); darray's results take the same dtypes."""
 
     prefix: str
     module: str
@@ -42,6 +44,7 @@ class Basis:
     gauss: Callable[[int], tuple[np.ndarray, np.ndarray]] | None = None
     basis_name: str | None = None
     maxpower: int | None = 16
+    widens: bool = True
 
     def step(self, k: int) -> tuple[Exact, Exact, Exact, Exact]:
         """The recurrence numbers (alpha, beta, gamma, delta) that give ``P[k+1]``."""
@@ -90,10 +93,11 @@ def _sqrt(x: Any) -> Any:
     return E.apply("sqrt", x)
 
 
-POWER = Basis("poly", "polynomial", "Polynomial", _power, (-1.0, 1.0), (-1.0, 1.0), maxpower=None)
+POWER = Basis("poly", "polynomial", "Polynomial", _power, (-1.0, 1.0), (-1.0, 1.0), maxpower=None,
+              widens=False)
 CHEBYSHEV = Basis("cheb", "chebyshev", "Chebyshev", _chebyshev, (-1.0, 1.0), (-1.0, 1.0),
                   weight=lambda x: 1.0 / (_sqrt(1.0 + x) * _sqrt(1.0 - x)), mu0=np.pi, even=True,
-                  gauss=_chebyshev_gauss, basis_name="T")
+                  gauss=_chebyshev_gauss, basis_name="T", widens=False)
 LEGENDRE = Basis("leg", "legendre", "Legendre", _legendre, (-1.0, 1.0), (-1.0, 1.0),
                  weight=lambda x: x * 0.0 + 1.0, mu0=2.0, even=True, basis_name="P")
 LAGUERRE = Basis("lag", "laguerre", "Laguerre", _laguerre, (0.0, 1.0), (0.0, 1.0),

@@ -6,7 +6,7 @@ the first DArray argument; evaluation runs on DArrays (``_evaluate``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -69,7 +69,7 @@ _HOST = ("Differs from NumPy: computed on the host in double precision (NumPy's 
          "copied to the place of the first DArray argument.")
 
 
-@lru_cache(maxsize=None)
+@cache
 def functions(b: Basis) -> dict[str, Callable[..., Any]]:  # noqa: C901  (one closure per NumPy function)
     """NumPy's functions of basis ``b`` by generic name (``"add"``, ``"val"``, ``"topoly"``...)."""
     p = b.prefix

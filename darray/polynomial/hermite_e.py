@@ -1,5 +1,6 @@
-"""HermiteE (probabilists' Hermite) series (``numpy.polynomial.hermite_e``): NumPy's functions of the basis, bound from the generic
-algorithms (``_algebra``, ``_evaluate``) and the HermiteE row of ``_basis``, and the class :class:`HermiteE`.
+"""HermiteE (probabilists' Hermite) series (``numpy.polynomial.hermite_e``): NumPy's functions of the basis,
+bound from the generic algorithms (``_algebra``, ``_evaluate``) and the HermiteE row of ``_basis``, and the
+class :class:`HermiteE`.
 """
 from __future__ import annotations
 
