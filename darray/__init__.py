@@ -143,7 +143,10 @@ ndarray = _ndarray_class  # NumPy's name: isinstance of every DArray, and NumPy'
 exceptions = np.exceptions  # darray raises NumPy's AxisError, ComplexWarning...
 
 _EXTENSIONS = ["linalg", "fft"]  # the Array API extensions
-_SUBMODULES = [*_EXTENSIONS, "emath", "lib.stride_tricks"]  # the namespaces of darray's API table (darray._api)
+_POLYNOMIAL = [f"polynomial.{m}" for m in ("polynomial", "chebyshev", "legendre", "laguerre", "hermite", "hermite_e",
+                                            "polyutils")]
+# the namespaces of darray's API table (darray._api)
+_SUBMODULES = [*_EXTENSIONS, "emath", "lib.stride_tricks", *_POLYNOMIAL]
 
 
 def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
@@ -152,10 +155,11 @@ def eval(*arrays: DArray) -> DArray | tuple[DArray, ...]:  # noqa: A001
     return arrays[0] if len(arrays) == 1 else arrays
 
 # families loaded on first use (``import darray`` does no work a first op does not need): name -> its module
-_ON_USE = {"random": "random", "sparse": "sparse", "fft": "fft", "testing": "testing", "ElementwiseKernel": "custom",
-           "ReductionKernel": "custom", "RawKernel": "custom", "RawModule": "custom"}
+_ON_USE = {"random": "random", "sparse": "sparse", "fft": "fft", "polynomial": "polynomial", "testing": "testing",
+           "ElementwiseKernel": "custom", "ReductionKernel": "custom", "RawKernel": "custom", "RawModule": "custom"}
 if TYPE_CHECKING:
     from . import fft as fft
+    from . import polynomial as polynomial
     from . import random as random
     from . import sparse as sparse
     from .custom import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
@@ -179,7 +183,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DArray", "DeviceError", "TraceError", "jit", "eval", "ElementwiseKernel", "ReductionKernel", "RawKernel",
     "RawModule", "CPUPlace", "CLPlace", "MAX_RANK", "Stream",
-    "alloc", "dtypes", "interop", "lazy", "place", "random", "sched", "sparse", "profile", "stream",
+    "alloc", "dtypes", "interop", "lazy", "place", "polynomial", "random", "sched", "sparse", "profile", "stream",
     "synchronize",
     "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",

@@ -40,8 +40,6 @@ EXCLUDED: dict[str, tuple[str, str]] = {
     "ma": ("darray has no masked arrays", "carry a boolean mask array and use where= or darray.where"),
     "ctypeslib": ("darray memory is not host memory a ctypes pointer can address",
                   "use numpy.asarray(x) (a host copy) or DLPack on the cpu place"),
-    "polynomial": ("the numpy.polynomial classes are not implemented",
-                   "use the poly* functions and darray.poly1d (NumPy's power-series form)"),
     "typing": ("darray's type hints are darray._typing (ArrayLike, DTypeLike)", "numpy.typing for NumPy arrays"),
     "ndarray.ctypes": ("darray memory is not host memory a ctypes pointer can address", "numpy.asarray(x).ctypes"),
     "ndarray.data": ("darray memory is not a host buffer", "x.tobytes() or numpy.asarray(x).data"),
