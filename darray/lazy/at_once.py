@@ -169,32 +169,9 @@ def compute(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype
     limit = host.LIMIT
     if not (0 < limit and n <= limit and n <= NOW_MAX) or _active or p is None or capturing() is not None:
         return None
-    vals: list[Any] = []
-    for a, d in zip(args, ins):
-        if type(a) is DArray:
-            if not n:  # an empty result reads nothing
-                continue
-            if a._node is not None:
-                k = known_value(a._node)  # a 0-d result computed at once before
-                if k is None:
-                    return None
-                vals.append(k if a._dtype is d or a._dtype == d else k.astype(d))
-                continue
-            alloc = a._alloc
-            w = alloc.write
-            if (w is not None and w[1] > w[0].done) or alloc.host is None:  # a write still queued (``_clear``),
-                return None                                                 # or no host memory (a wrapped buffer)
-            c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
-            if c is not None and c[0] is a._dim and c[1] is a._dtype:
-                v = c[2]
-            else:  # a 0-d input as a NumPy scalar (an element read: faster to make and to compute with)
-                v = _memory(alloc, a._dim, a._dtype) if a._dim.shape else _first(alloc, a._dim, a._dtype)
-            vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
-        else:
-            try:
-                vals.append(d.type(a))
-            except OverflowError:  # the recorded op raises darray's error
-                return None
+    vals = _values(args, ins, n)
+    if vals is None:
+        return None
     if into is None:
         made = _fresh(place, dim, out, p)
         if made is None or not n:
@@ -222,26 +199,9 @@ def _scalar(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype
     it keep theirs)."""
     if host.LIMIT <= 0 or _active or _host_pool(place) is None or capturing() is not None:
         return None
-    vals: list[Any] = []
-    for a, d in zip(args, ins):
-        if type(a) is DArray:
-            n = a._node
-            if n is not None:
-                k = known_value(n)  # a 0-d result computed at once before
-                if k is None:
-                    return None
-            else:
-                alloc = a._alloc
-                w = alloc.write
-                if (w is not None and w[1] > w[0].done) or alloc.host is None:
-                    return None
-                k = _first(alloc, a._dim, a._dtype)
-            vals.append(k if a._dtype is d or a._dtype == d else k.astype(d))
-        else:
-            try:
-                vals.append(d.type(a))
-            except OverflowError:  # the recorded op raises darray's error
-                return None
+    vals = _values(args, ins, 1)
+    if vals is None:
+        return None
     value = _quiet_run()(_SCALAR_MATH.get(op) or ref(op), *vals)
     if type(value) is not out.type:
         value = np.asarray(value).astype(out)[()]
@@ -249,3 +209,40 @@ def _scalar(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype
         return DArray(None, _SCALAR, out, place, known(value))
     into._node = known(value)
     return into
+
+
+def _values(args: Sequence[Any], ins: Sequence[np.dtype], n: int) -> list[Any] | None:
+    """NumPy's values of ``args`` in their loop dtypes ``ins`` for a result of ``n`` elements: held
+    values, 0-d arrays' elements as NumPy scalars (faster to make and to compute with), other arrays'
+    memory, Python scalars of the loop dtype (no array, for an empty result: it reads nothing).
+    None where an array is pending, a write of it is still queued (``_clear``) or it has no host
+    memory (a wrapped buffer), or a Python int does not fit (the recorded op raises darray's error)."""
+    vals: list[Any] = []
+    v: Any
+    for a, d in zip(args, ins):
+        if type(a) is DArray:
+            if not n:
+                continue
+            if a._node is not None:
+                v = known_value(a._node)  # a 0-d result computed at once before
+                if v is None:
+                    return None
+            else:
+                alloc = a._alloc
+                w = alloc.write
+                if (w is not None and w[1] > w[0].done) or alloc.host is None:
+                    return None
+                c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
+                if not a._dim.shape:
+                    v = _first(alloc, a._dim, a._dtype)
+                elif c is not None and c[0] is a._dim and c[1] is a._dtype:
+                    v = c[2]
+                else:
+                    v = _memory(alloc, a._dim, a._dtype)
+            vals.append(v if a._dtype is d or a._dtype == d else v.astype(d))
+        else:
+            try:
+                vals.append(d.type(a))
+            except OverflowError:
+                return None
+    return vals
