@@ -142,12 +142,17 @@ def _operands(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
 def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K", casting: str = "safe",
            optimize: Any = False) -> DArray:
     """Einstein summation over labelled axes (explicit ``->`` or implicit output, ellipses, repeated
-    labels, the interleaved operand form), on the device. See also: numpy.einsum."""
+    labels, the interleaved operand form), on the device. One operand whose labels all reach the
+    output gives a view of it (transposed, diagonal) in its own dtype whatever ``dtype=`` says, as
+    NumPy's. See also: numpy.einsum."""
     spec, arrays = _operands(operands)
     xs = [a if isinstance(a, DArray) else asarray(a) for a in arrays]
     place = next((x.place for x in xs if isinstance(x, DArray)), None)
     xs = [x if x.place == place else asarray(x, device=place) for x in xs]
     labels, out_labels = _parse(spec, [x.shape for x in xs])
+    if len(xs) == 1 and out is None and set(labels[0]) == set(out_labels):  # as NumPy: a view, in its own dtype
+        x, la = _diagonal(xs[0], labels[0])
+        return _permuted(x, [la.index(c) for c in out_labels])
     common = _dt.result_type(*[x.dtype for x in xs]) if dtype is None else _dt.as_dtype(dtype, "einsum")
     for x in xs if dtype is not None else []:
         if not _dt.can_cast(x.dtype, common, casting=casting):
