@@ -17,9 +17,9 @@ def store(name: str, out: Any, result: DArray, casting: str = "same_kind") -> DA
     return out
 
 
-def finish(name: str, result: DArray, out: Any) -> DArray:
+def finish(name: str, result: DArray, out: Any, casting: str = "same_kind") -> DArray:
     """``result``, or ``result`` stored into ``out`` when one is given (``out=None`` is NumPy's default)."""
-    return result if out is None else store(name, out, result)
+    return result if out is None else store(name, out, result, casting)
 
 
 __all__ = ["store", "finish"]

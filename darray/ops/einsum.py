@@ -161,7 +161,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     work = _broadcast([_diagonal(x.astype(common, copy=False), la) for x, la in zip(xs, labels)])
     if any(x.size == 0 for x, _ in work):  # every product has an empty factor: a sum of none, 0 (even beside NaN)
         sizes = {c: n for x, la in work for c, n in zip(la, x.shape)}
-        return finish("einsum", zeros(tuple(sizes[c] for c in out_labels), dtype=common, device=place), out)
+        return finish("einsum", zeros(tuple(sizes[c] for c in out_labels), dtype=common, device=place), out,
+                      casting)
     work = [_sum_private(x, la, set(out_labels).union(*[work[j][1] for j in range(len(work)) if j != k]))
             for k, (x, la) in enumerate(work)]
     while len(work) > 1:  # contract the pair with the smallest result first (a greedy order)
@@ -180,7 +181,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         work = [w for m, w in enumerate(work) if m not in (i, j)] + [merged]
     x, la = _sum_private(*work[0], set(out_labels))
     result = _permuted(x, [la.index(c) for c in out_labels]) if la else x
-    return finish("einsum", result, out)
+    return finish("einsum", result, out, casting)
 
 
 def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> tuple[list[Any], str]:
