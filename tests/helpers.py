@@ -1,11 +1,13 @@
 """Test helpers: run one body with NumPy and with darray, and compare results."""
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -45,6 +47,26 @@ def check(body: Callable[..., Any], *arrays: np.ndarray, place: Any = None, **to
             assert_same(g, w, **tol)
     else:
         assert_same(got, want, **tol)
+
+
+def check_outcome(body: Callable[..., Any], *arrays: np.ndarray, rtol: float = 1e-9, atol: float = 1e-9) -> None:
+    """``body(xp, *arrays)`` with NumPy and with darray: NumPy's exception class, or each result's
+    dtype, shape and values (a tuple compared item by item; where NumPy gives a NumPy scalar, darray a
+    0-d DArray or a NumPy scalar of the same type, as ``lstsq``'s rank)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            want = body(np, *arrays)
+        except (TypeError, ValueError, ZeroDivisionError, np.linalg.LinAlgError) as err:
+            with pytest.raises(type(err)):
+                body(da, *(da.asarray(a) for a in arrays))
+            return
+        got = body(da, *(da.asarray(a) for a in arrays))
+    for g, w in zip(got, want, strict=True) if isinstance(want, tuple) else [(got, want)]:
+        if isinstance(w, np.generic) and not isinstance(g, da.DArray):
+            assert type(g) is type(w), (type(g), type(w))
+        small = np.asarray(w).dtype in (np.float16, np.float32, np.complex64)
+        assert_same(g, np.asarray(w), rtol=max(rtol, 1e-2 * small), atol=max(atol, 1e-2 * small))
 
 
 def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 0, max_side: int = 5) -> st.SearchStrategy:

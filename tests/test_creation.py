@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import assert_same, shapes
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import darray as da
@@ -260,3 +260,31 @@ def test_numpy_creation_routines(place) -> None:
     for n, inc in [(None, False), (4, True), (2, False)]:
         assert_same(da.vander(da.asarray([1, 2, 3], device=place), n, inc), np.vander([1, 2, 3], n, inc))
         assert_same(da.vander(da.asarray([0.5, -2.0], device=place), n, inc), np.vander([0.5, -2.0], n, inc))
+
+
+_ENDPOINT_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "uint64", "float16", "float32", "float64", "complex64"]
+
+
+@settings(max_examples=120)
+@given(name=st.sampled_from(["linspace", "logspace", "geomspace", "vander"]),
+       dtype=st.sampled_from(_ENDPOINT_DTYPES), form=st.sampled_from(["numpy scalar", "0-d", "1-d"]),
+       data=st.data())
+def test_spacings_and_vander_dtypes_as_numpy(name, dtype, form, data) -> None:
+    """linspace/logspace/geomspace of integer, float16/32 and complex endpoints (NumPy scalars, 0-d
+    and 1-d DArrays) and vander of every dtype: NumPy's result dtype and values."""
+    start, stop = (np.array(v).astype(dtype) for v in data.draw(st.sampled_from([(1, 3), (2, 1), (1, 1)])))
+    if name == "vander":
+        x = np.array([1, 2, 0, 3]).astype(dtype)
+        n = data.draw(st.sampled_from([None, 0, 3]))
+        assert_same(da.vander(da.asarray(x), n), np.vander(x, n))
+        return
+    if form == "1-d":
+        start, stop = np.stack([start, stop]), np.stack([stop, start])
+    ends = (start[()], stop[()]) if form == "numpy scalar" else (da.asarray(start), da.asarray(stop))
+    num = data.draw(st.sampled_from([0, 1, 5]))
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(start[()] if form == "numpy scalar" else start,
+                                 stop[()] if form == "numpy scalar" else stop, num)
+    got = getattr(da, name)(*ends, num)
+    tol = 1e-2 if want.dtype in (np.float16, np.float32, np.complex64) else 1e-9
+    assert_same(got, want, rtol=tol, atol=tol)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
+from helpers import assert_same, check_outcome, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -145,3 +145,23 @@ def test_histogram_complex_weights_are_refused() -> None:
     with pytest.raises(TypeError, match="complex weights"):
         da.histogram(da.asarray([1.0, 2.0]), 2, weights=da.asarray([1j, 2]))
     assert_same(da.histogram(da.asarray([1.0, 2.0]), 2)[0], np.array([1, 1]))
+
+
+_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64",
+           "complex64", "complex128"]
+_COUNTS = {
+    "histogram": lambda xp, a: xp.histogram(a, bins=3), "density": lambda xp, a: xp.histogram(a, 3, density=True),
+    "weights": lambda xp, a: xp.histogram(a, 3, weights=a),
+    "bincount": lambda xp, a: xp.bincount(a), "bincount_weights": lambda xp, a: xp.bincount(a.astype(np.int64)
+                                                                                             if xp is np else
+                                                                                             a.astype(np.int64),
+                                                                                             weights=a),
+}
+
+
+@given(name=st.sampled_from(sorted(_COUNTS)), dtype=st.sampled_from([d for d in _DTYPES if d[0] != "c"]),
+       values=st.lists(st.integers(0, 4), min_size=1, max_size=6))
+def test_count_dtypes_as_numpy(name, dtype, values) -> None:
+    """histogram counts (int64; weights and density their NumPy dtypes), edges and bincount of every
+    real dtype: NumPy's dtypes, values and exception class."""
+    check_outcome(_COUNTS[name], np.array(values).astype(dtype))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
+from helpers import assert_same, check_outcome, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -90,3 +90,22 @@ def test_tensor_functions() -> None:
                 atol=1e-8)
     with pytest.raises(ValueError, match="tensorinv"):
         da.linalg.tensorinv(da.ones((2, 3)), 1)
+
+
+_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64",
+           "complex64", "complex128"]
+_RANKS = {
+    "lstsq": lambda xp, a: xp.linalg.lstsq(a.reshape(2, 2), a[:2]),
+    "lstsq_rcond": lambda xp, a: xp.linalg.lstsq(a.reshape(2, 2), a[:2], rcond=0.5),
+    "matrix_rank": lambda xp, a: xp.linalg.matrix_rank(a.reshape(2, 2)),
+    "matrix_rank_stack": lambda xp, a: xp.linalg.matrix_rank(xp.stack([a.reshape(2, 2)] * 3)),
+    "matrix_rank_tol": lambda xp, a: xp.linalg.matrix_rank(a.reshape(2, 2), tol=0.5),
+}
+
+
+@given(name=st.sampled_from(sorted(_RANKS)), dtype=st.sampled_from(_DTYPES),
+       values=st.lists(st.integers(0, 3), min_size=4, max_size=4))
+def test_rank_dtypes_as_numpy(name, dtype, values) -> None:
+    """lstsq's four results (its rank a NumPy int32) and matrix_rank of every input dtype: NumPy's
+    types, dtypes and values."""
+    check_outcome(_RANKS[name], np.array(values).astype(dtype), rtol=1e-6, atol=1e-6)

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
+from helpers import assert_same, check_outcome, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -129,3 +129,25 @@ def test_products_and_diagonals(place) -> None:
                     **TOL)
     with pytest.raises(ValueError, match="dimension must be 2 or 3"):
         da.cross(da.asarray([1.0]), da.asarray([2.0]))
+
+
+_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64",
+           "complex64", "complex128"]
+_INTEGRALS = {
+    "trapezoid": lambda xp, y: xp.trapezoid(y), "trapezoid_dx": lambda xp, y: xp.trapezoid(y, dx=2),
+    "trapezoid_x": lambda xp, y: xp.trapezoid(y, x=y), "trapezoid_2d": lambda xp, y: xp.trapezoid(y.reshape(2, 2),
+                                                                                                 axis=0),
+    "interp": lambda xp, y: xp.interp(y, xp.asarray([0, 1, 2, 3]), y),
+    "interp_xp": lambda xp, y: xp.interp(xp.asarray([0.5, 2.0]), y, xp.asarray([0.0, 1, 2, 3], dtype=np.float32)),
+}
+
+
+@given(name=st.sampled_from(sorted(_INTEGRALS)), dtype=st.sampled_from(_DTYPES),
+       values=st.permutations([0, 1, 2, 3]))
+def test_integral_dtypes_as_numpy(name, dtype, values) -> None:
+    """trapezoid (NumPy's order: d * (y0 + y1) / 2, so unsigned differences wrap alike) and interp
+    (complex x or xp a TypeError) of every dtype: NumPy's dtype and values."""
+    y = np.array(values).astype(dtype)
+    if name == "interp_xp":
+        y = np.sort(y)
+    check_outcome(_INTEGRALS[name], y, rtol=1e-6, atol=1e-6)

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import assert_same, tolerance, viewed
+from helpers import assert_same, check_outcome, tolerance, viewed
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -179,3 +179,19 @@ def test_poly1d_property(place, a, b, x, n, m) -> None:
         assert got.order == want.order
         assert_same(got.coeffs, want.coeffs, rtol=1e-9, atol=1e-9)
     assert_same(p(da.asarray(x, device=place)), pn(np.asarray(x, dtype=np.float64)), rtol=1e-12, atol=1e-9)
+
+
+_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64",
+           "complex64", "complex128"]
+_FITS = {
+    "polyfit": lambda xp, y: xp.polyfit(xp.asarray([0.0, 1, 2, 3]), y, 1),
+    "polyfit_x": lambda xp, y: xp.polyfit(y, xp.asarray([0.0, 1, 2, 3]), 1),
+    "polyval": lambda xp, y: xp.polyval(y, y), "polyval_int": lambda xp, y: xp.polyval(y, 2),
+    "polyval_float": lambda xp, y: xp.polyval(y, 2.5),
+}
+
+
+@given(name=st.sampled_from(sorted(_FITS)), dtype=st.sampled_from(_DTYPES), values=st.permutations([0, 1, 2, 3]))
+def test_fit_dtypes_as_numpy(name, dtype, values) -> None:
+    """polyfit and polyval of every dtype: NumPy's result dtype and values."""
+    check_outcome(_FITS[name], np.array(values).astype(dtype), rtol=1e-6, atol=1e-6)

@@ -5,8 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import assert_same, viewed
-from hypothesis import given
+from helpers import assert_same, check_outcome, viewed
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -165,3 +165,46 @@ def test_weighted_quantile_errors() -> None:
     with pytest.raises(ValueError, match="Shape of weights"):
         da.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=np.ones(2))
     assert_same(da.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=np.ones(3)), np.array([1.0, 4.0]))
+
+
+ALL_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64",
+              "complex64", "complex128"]
+_REDUCERS = {
+    "mean": lambda xp, a, ax: xp.mean(a, axis=ax), "var": lambda xp, a, ax: xp.var(a, axis=ax),
+    "std": lambda xp, a, ax: xp.std(a, axis=ax), "average": lambda xp, a, ax: xp.average(a, axis=ax),
+    "average_weights": lambda xp, a, ax: xp.average(a, axis=ax, weights=a if ax is None else None),
+    "median": lambda xp, a, ax: xp.median(a, axis=ax), "nanmedian": lambda xp, a, ax: xp.nanmedian(a, axis=ax),
+    "percentile": lambda xp, a, ax: xp.percentile(a, 30, axis=ax),
+    "percentile_float": lambda xp, a, ax: xp.percentile(a, 30.0, axis=ax),
+    "quantile": lambda xp, a, ax: xp.quantile(a, 0.25, axis=ax),
+    "quantile_nearest": lambda xp, a, ax: xp.quantile(a, 0.25, axis=ax, method="nearest"),
+    "cov": lambda xp, a, ax: xp.cov(a.reshape(2, -1)),
+    "cov_aweights": lambda xp, a, ax: xp.cov(a.reshape(2, -1), aweights=xp.arange(1, a.size // 2 + 1)),
+    "corrcoef": lambda xp, a, ax: xp.corrcoef(a.reshape(2, -1)),
+}
+
+
+@settings(max_examples=150)
+@given(name=st.sampled_from(sorted(_REDUCERS)), dtype=st.sampled_from(ALL_DTYPES), axis=st.sampled_from([None, 0]),
+       data=st.data())
+def test_result_dtypes_of_every_input_dtype(name, dtype, axis, data) -> None:
+    """mean/average/median/percentile/quantile/var/std/cov/corrcoef of bool, every int, float16,
+    float32 and complex: NumPy's result dtype, values and exception class (median of bools: float64)."""
+    a = data.draw(hnp.arrays(np.int8, st.sampled_from([(4,), (2, 3)]), elements=st.integers(0, 4))).astype(dtype)
+    check_outcome(lambda xp, x: _REDUCERS[name](xp, x, axis), a)
+
+
+def test_cov_weights_checked_as_numpy() -> None:
+    """NumPy's float64 weights and its checks: fractional fweights TypeError, negative ValueError,
+    2-D or mismatched RuntimeError; complex data with float weights."""
+    a = np.array([[1.0, 2, 4], [3, 1, 0]])
+    for kw, err in [({"fweights": [1.5, 2, 1]}, TypeError), ({"fweights": [-1, 2, 1]}, ValueError),
+                    ({"aweights": [-1.0, 2, 1]}, ValueError), ({"fweights": [[1, 2, 1]]}, RuntimeError),
+                    ({"aweights": [1, 2]}, RuntimeError)]:
+        with pytest.raises(err):
+            np.cov(a, **kw)
+        with pytest.raises(err, match="cov"):
+            da.cov(da.asarray(a), **kw)
+    c = a.astype(np.complex64) * (1 + 1j)
+    assert_same(da.cov(da.asarray(c), fweights=[1, 2, 1], aweights=[0.5, 1, 2]),
+                np.cov(c, fweights=[1, 2, 1], aweights=[0.5, 1, 2]), rtol=1e-9, atol=1e-9)

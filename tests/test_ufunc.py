@@ -9,8 +9,11 @@ import warnings
 import numpy as np
 import pytest
 from helpers import assert_same
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import darray as da
+import darray.ops.ufunc
 from darray.interop.ufunc import ufuncs
 
 _A = np.array([[-2.5, -0.0, 0.5], [1.0, 3.0, np.nan]])
@@ -131,3 +134,108 @@ def test_foreign_ufunc_darray_lacks_names_its_module() -> None:
     special = pytest.importorskip("scipy.special")
     with pytest.raises(TypeError, match=r"darray: scipy\.special\.erf is not supported"):
         special.erf(da.asarray(_B))
+
+
+# dtype=, casting= and out= against NumPy 2 over every darray ufunc (NEP 50 for Python scalars)
+_UFUNC_NAMES = sorted(n for n, u in da.ops.ufunc.UFUNCS.items() if u.numpy is not None)
+_KW_DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16",
+                                    "float32", "float64", "complex64", "complex128")]
+_DEVICE_KINDS = "buif"  # darray's table ops lacking complex (fmax, fmin, exp2) refuse it: compared where both run
+
+
+@st.composite
+def _operand(draw):
+    """A Python bool/int/float/complex, a NumPy scalar, a 0-d or an n-d array of a drawn dtype."""
+    kind = draw(st.sampled_from(["py", "np", "0d", "nd"]))
+    if kind == "py":
+        return draw(st.sampled_from([True, False, 3, -2, 0, 2.5, -0.0, float("nan"), 1.5 + 2j]))
+    dtype = draw(st.sampled_from(_KW_DTYPES))
+    values = np.array([3, 1, 2, 0, 5], dtype=np.int64).astype(dtype)
+    if kind == "np":
+        return values[draw(st.integers(0, 4))]
+    if kind == "0d":
+        return values[1:2].reshape(())
+    return values[draw(st.sampled_from([slice(None), slice(None, None, -2), slice(0, 0)]))]
+
+
+def _ufunc_call(xp, name, args, **kw):
+    fn = getattr(np, da.ops.ufunc.UFUNCS[name].numpy.__name__) if xp is np else da.ops.ufunc.UFUNCS[name]
+    args = [da.asarray(a) if xp is da and isinstance(a, np.ndarray) else a for a in args]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return fn(*args, **kw)
+        except (TypeError, ValueError, OverflowError) as err:
+            return err
+
+
+def _same_outcome(got, want) -> None:
+    if isinstance(want, Exception):
+        assert isinstance(got, TypeError if isinstance(want, TypeError) else type(want)), (got, want)
+        return
+    assert not isinstance(got, Exception), (got, want)
+    for g, w in zip(got, want, strict=True) if isinstance(want, tuple) else [(got, want)]:
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, w.dtype, g.shape, w.shape)
+        np.testing.assert_allclose(np.asarray(g).astype(w.dtype), w, rtol=1e-2, atol=1e-3, equal_nan=True)
+
+
+def _runs(args, kw) -> bool:
+    dtypes = [np.asarray(a).dtype for a in args] + [kw.get("dtype") or np.dtype("b")]
+    return all(d.kind in _DEVICE_KINDS for d in dtypes)
+
+
+@settings(max_examples=300)
+@given(name=st.sampled_from(_UFUNC_NAMES), data=st.data(), dtype=st.sampled_from([None, *_KW_DTYPES]),
+       casting=st.sampled_from(["no", "equiv", "safe", "same_kind", "unsafe"]))
+def test_dtype_and_casting_keywords_as_numpy(name, data, dtype, casting) -> None:
+    """``ufunc(*operands, dtype=, casting=)``: NumPy's loop (``elementwise.loop``), result dtype,
+    values and exception class, Python scalars weak (NEP 50) as in NumPy 2."""
+    nin = da.ops.ufunc.UFUNCS[name].nin
+    args = [data.draw(_operand()) for _ in range(nin)]
+    want = _ufunc_call(np, name, args, dtype=dtype, casting=casting)
+    got = _ufunc_call(da, name, args, dtype=dtype, casting=casting)
+    if isinstance(got, TypeError) and "not supported for dtype" in str(got) and not isinstance(want, Exception):
+        assert not _runs(args, {"dtype": dtype})  # only complex where darray's table lacks it
+        return
+    _same_outcome(got, want)
+
+
+def test_dtype_of_python_scalars() -> None:
+    """The issue's case: Python scalars computed in the loop ``dtype=`` names."""
+    got = da.floor_divide(3, 2, dtype=np.float64)
+    assert got.dtype == np.float64 and float(got) == 1.0
+    assert da.add(True, 2, dtype=np.float32).dtype == np.float32
+    assert da.equal(1, 2, dtype=bool).dtype == np.bool_
+    assert da.ldexp(np.float32(1.5), 3, dtype=np.float64).dtype == np.float64
+    with pytest.raises(OverflowError):
+        da.add(-1, 2, dtype=np.uint8)
+    with pytest.raises(TypeError, match="add"):
+        da.add(2.5, 1, dtype=np.int64)
+
+
+@settings(max_examples=120)
+@given(name=st.sampled_from(["add", "floor_divide", "sqrt", "equal", "ldexp", "logical_and", "divmod", "negative",
+                             "true_divide", "maximum", "modf"]),
+       data=st.data(), out_dtype=st.sampled_from([np.dtype(t) for t in ("bool", "int8", "int64", "uint16",
+                                                                        "float32", "float64")]),
+       out_shape=st.sampled_from([(3,), (2, 3), (), (4,)]), dtype=st.sampled_from([None, np.float64, np.int32]),
+       casting=st.sampled_from(["no", "equiv", "safe", "same_kind", "unsafe"]))
+def test_out_of_another_dtype_and_shape_as_numpy(name, data, out_dtype, out_shape, dtype, casting) -> None:
+    """``out=`` of any dtype under ``casting=``, of a shape the result broadcasts to or not: NumPy's
+    values in ``out`` or its exception class."""
+    u = da.ops.ufunc.UFUNCS[name]
+    pool = [2.5, 3, True, np.arange(1, 4, dtype=np.int16), np.linspace(0.5, 2, 3, dtype=np.float32)]
+    args = [data.draw(st.sampled_from(pool)) for _ in range(u.nin)]
+    if name == "ldexp":
+        args[-1] = data.draw(st.sampled_from([3, np.arange(1, 4, dtype=np.int16)]))
+    want_out = tuple(np.zeros(out_shape, out_dtype) for _ in range(u.nout))
+    got_out = tuple(da.zeros(out_shape, dtype=out_dtype) for _ in range(u.nout))
+    want = _ufunc_call(np, name, args, out=want_out, dtype=dtype, casting=casting)
+    got = _ufunc_call(da, name, args, out=got_out, dtype=dtype, casting=casting)
+    if isinstance(want, Exception):
+        _same_outcome(got, want)
+        return
+    assert not isinstance(got, Exception), (got, want)
+    for g, w in zip(got_out, want_out):
+        assert_same(g, w, rtol=1e-6, atol=1e-6) if w.dtype.kind == "f" else assert_same(g, w)

@@ -8,18 +8,18 @@ from ..transfer.convert import assign
 from .elementwise import check_out
 
 
-def store(name: str, out: Any, result: DArray) -> DArray:
+def store(name: str, out: Any, result: DArray, casting: str = "same_kind") -> DArray:
     """``result`` written into ``out`` (NumPy's ``out=`` rules: a DArray of the result's shape and
-    place, a 'same_kind' cast); returns ``out``. ``out`` may be a 1-tuple, as NumPy allows."""
+    place, a cast by ``casting``); returns ``out``. ``out`` may be a 1-tuple, as NumPy allows."""
     out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-    check_out(name, out, result.dtype, result.shape, result.place)
+    check_out(name, out, result.dtype, result.shape, result.place, casting)
     assign(out, out._dim, result)
     return out
 
 
-def finish(name: str, result: DArray, out: Any) -> DArray:
+def finish(name: str, result: DArray, out: Any, casting: str = "same_kind") -> DArray:
     """``result``, or ``result`` stored into ``out`` when one is given (``out=None`` is NumPy's default)."""
-    return result if out is None else store(name, out, result)
+    return result if out is None else store(name, out, result, casting)
 
 
 __all__ = ["store", "finish"]

@@ -150,14 +150,20 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"darray linspace: number of samples, {num}, must be non-negative")
-    ends = [v for v in (start, stop) if isinstance(v, DArray)]
-    place = ends[0].place if ends and device is None else parse(device)
+    place, (start, stop) = _endpoints(device, start, stop)
     dt = None if dtype is None else _dt.as_dtype(dtype, "linspace")
-    start, stop = (v.get() if isinstance(v, DArray) else v for v in (start, stop))
     host, step = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt, retstep=True, axis=axis)
     if dt is None and host.dtype == _dt.float64:
         host = host.astype(default_float(place))
     return (from_numpy(host, place), step) if retstep else from_numpy(host, place)
+
+
+def _endpoints(device: PlaceLike, *values: Any) -> tuple[Place, list[Any]]:
+    """The place of a spacing (``device``, else that of the DArray endpoints, else the current one)
+    and the endpoints read back to the host."""
+    ends = [v for v in values if isinstance(v, DArray)]
+    place = ends[0].place if ends and device is None else parse(device)
+    return place, [v.get() if isinstance(v, DArray) else v for v in values]
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,  # noqa: N803
@@ -242,16 +248,17 @@ def _host_made(host: np.ndarray, dtype: Any, place: Place) -> DArray:
 
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0, dtype: Any = None,
              axis: int = 0, *, device: PlaceLike = None) -> DArray:
-    """``base ** linspace(start, stop, num)``, computed on the host, then copied. See also: numpy.logspace."""
-    place = parse(device)
+    """``base ** linspace(start, stop, num)``, computed on the host, then copied (endpoints and base
+    may be DArrays, as in :func:`linspace`). See also: numpy.logspace."""
+    place, (start, stop, base) = _endpoints(device, start, stop, base)
     return _host_made(np.logspace(start, stop, num, endpoint, base, dtype, axis), dtype, place)
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0, *,
               device: PlaceLike = None) -> DArray:
     """A geometric progression from ``start`` to ``stop``, computed on the host, then copied. See also:
-    numpy.geomspace."""
-    place = parse(device)
+    numpy.geomspace. The endpoints may be DArrays, as in :func:`linspace`."""
+    place, (start, stop) = _endpoints(device, start, stop)
     return _host_made(np.geomspace(start, stop, num, endpoint, dtype, axis), dtype, place)
 
 
@@ -301,7 +308,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> DArray:  #
     powers = arange(n, dtype=_dt.int64, device=v.place)
     if not increasing:
         powers = powers[::-1]
-    out_dt = _dt.result_type(v.dtype, _dt.int64) if v.dtype.kind in "biu" else v.dtype
+    out_dt = np.promote_types(v.dtype, _dt.int64)  # NumPy's: float32 -> float64, complex64 -> complex128
     return (v.reshape(-1, 1).astype(out_dt) ** powers.astype(out_dt)).astype(out_dt)
 
 

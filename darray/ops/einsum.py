@@ -142,12 +142,17 @@ def _operands(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
 def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K", casting: str = "safe",
            optimize: Any = False) -> DArray:
     """Einstein summation over labelled axes (explicit ``->`` or implicit output, ellipses, repeated
-    labels, the interleaved operand form), on the device. See also: numpy.einsum."""
+    labels, the interleaved operand form), on the device. One operand whose labels all reach the
+    output gives a view of it (transposed, diagonal) in its own dtype whatever ``dtype=`` says, as
+    NumPy's. See also: numpy.einsum."""
     spec, arrays = _operands(operands)
     xs = [a if isinstance(a, DArray) else asarray(a) for a in arrays]
     place = next((x.place for x in xs if isinstance(x, DArray)), None)
     xs = [x if x.place == place else asarray(x, device=place) for x in xs]
     labels, out_labels = _parse(spec, [x.shape for x in xs])
+    if len(xs) == 1 and out is None and set(labels[0]) == set(out_labels):  # as NumPy: a view, in its own dtype
+        x, la = _diagonal(xs[0], labels[0])
+        return _permuted(x, [la.index(c) for c in out_labels])
     common = _dt.result_type(*[x.dtype for x in xs]) if dtype is None else _dt.as_dtype(dtype, "einsum")
     for x in xs if dtype is not None else []:
         if not _dt.can_cast(x.dtype, common, casting=casting):
@@ -156,7 +161,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     work = _broadcast([_diagonal(x.astype(common, copy=False), la) for x, la in zip(xs, labels)])
     if any(x.size == 0 for x, _ in work):  # every product has an empty factor: a sum of none, 0 (even beside NaN)
         sizes = {c: n for x, la in work for c, n in zip(la, x.shape)}
-        return finish("einsum", zeros(tuple(sizes[c] for c in out_labels), dtype=common, device=place), out)
+        return finish("einsum", zeros(tuple(sizes[c] for c in out_labels), dtype=common, device=place), out,
+                      casting)
     work = [_sum_private(x, la, set(out_labels).union(*[work[j][1] for j in range(len(work)) if j != k]))
             for k, (x, la) in enumerate(work)]
     while len(work) > 1:  # contract the pair with the smallest result first (a greedy order)
@@ -175,7 +181,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         work = [w for m, w in enumerate(work) if m not in (i, j)] + [merged]
     x, la = _sum_private(*work[0], set(out_labels))
     result = _permuted(x, [la.index(c) for c in out_labels]) if la else x
-    return finish("einsum", result, out)
+    return finish("einsum", result, out, casting)
 
 
 def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> tuple[list[Any], str]:

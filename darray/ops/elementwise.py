@@ -53,6 +53,34 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
     return ins, out, _dt.float16 in ins or out == _dt.float16, exact
 
 
+_DEFAULT = {int: _dt.int64, float: _dt.float64, complex: _dt.complex128}  # Python scalar types -> strong dtypes
+
+
+@lru_cache(maxsize=1024)
+def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | None,
+         casting: str) -> tuple[np.dtype, ...]:
+    """NumPy 2's loop dtypes (inputs, then outputs) of ``ufunc`` called with ``dtype=`` and
+    ``casting=`` over arguments of dtypes/Python types ``keys`` (weak Python scalars, NEP 50), the
+    rule every darray ufunc call with those keywords follows. TypeError (NumPy's message) when no
+    loop fits or an input does not cast under ``casting``."""
+    kw: dict[str, Any] = {"casting": "no" if casting == "equiv" else casting}  # (the same for native byte
+    # orders; NumPy 2.4's resolve_dtypes crashes on 'equiv' with a Python scalar)
+    if dtype is not None:
+        kw["signature"] = (None,) * ufunc.nin + (dtype,) * ufunc.nout
+    dts = tuple(_dt.bool_ if k is bool else _DEFAULT.get(k, k) if ufunc.nin == 1 else k for k in keys)
+    dts += (None,) * ufunc.nout  # (NumPy: the Python scalar of a one-input ufunc is not weak)
+    try:
+        found = ufunc.resolve_dtypes(dts, **kw)
+        if any(d.kind == "O" for d in found):  # NumPy's object loop of Python ints: their default dtypes
+            found = ufunc.resolve_dtypes(tuple(_DEFAULT.get(k, k) for k in dts), **kw)
+    except TypeError as err:
+        raise TypeError(f"darray {name}: {err}") from None
+    for k, d in zip(dts, found):  # NumPy converts a weak scalar under 'equiv' only to its own default dtype
+        if casting == "equiv" and k in _DEFAULT and _DEFAULT[k] != d and d.kind != "b":
+            raise TypeError(f"darray {name}: cannot cast Python {k.__name__} to {d} under the casting rule 'equiv'")
+    return found
+
+
 def _names(keys: tuple[Any, ...]) -> str:
     return ", ".join(str(k) if isinstance(k, np.dtype) else f"python {k.__name__}" for k in keys)
 
@@ -218,22 +246,31 @@ def apply(name: str, *args: Any) -> DArray:
     return _call("elementwise_array", name, args)[0]
 
 
-def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place) -> None:
+def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], place: Place,
+              casting: str = "same_kind") -> None:
     """NumPy's rules for writing a result of ``dtype`` and ``shape`` into ``out`` (an in-place
-    operator's target or an ``out=`` array): writeable, same shape, a 'same_kind' cast, and here the same
-    place."""
+    operator's target or an ``out=`` array): writeable, same shape, a cast by ``casting``, and here the
+    same place."""
     if not isinstance(out, DArray):
         raise TypeError(f"darray {name}: out must be a DArray, got {type(out).__name__}")
     if out._readonly:
         read_only(name, "output array")
-    if shape != out._dim.shape:
+    if dtype is not out._dtype and not _dt.can_cast(dtype, out._dtype, casting=casting):
+        raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
+                        f"{casting!r} (output operand)")
+    if shape != out._dim.shape and not _into_shape(shape, out._dim.shape):
         raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
                          f"the broadcast shape {shape}")
-    if dtype is not out._dtype and not _dt.can_cast(dtype, out._dtype, casting="same_kind"):
-        raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
-                        "'same_kind' (output operand)")
     if out._place is not place and out._place != place:
         raise ValueError(f"darray {name}: the output is on {out.place}, the arguments on {place}")
+
+
+def _into_shape(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether a result of ``shape`` broadcasts to an output of shape ``target`` (NumPy's ``out=``)."""
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def into(out: DArray, name: str, *args: Any) -> DArray:
@@ -243,7 +280,10 @@ def into(out: DArray, name: str, *args: Any) -> DArray:
         return out
     value, dtype, shape, place = build(name, *args)
     check_out(name, out, dtype, shape, place)
-    write(out, value)
+    if shape == out._dim.shape:
+        write(out, value)
+    else:  # a result that broadcasts to ``out``
+        assign(out, out._dim, apply(name, *args))
     return out
 
 
@@ -269,6 +309,8 @@ def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
         return False
     shape = D.shape_of(name, args)
     check_out(name, out, res, shape, place)
+    if shape != out._dim.shape:
+        return False
     if out._node is None:
         lazy.before_write(out._alloc)  # pending graphs reading the old values run first
     return at_once.compute(name, args, ins, res, shape, place, into=out) is not None

@@ -94,14 +94,14 @@ def eigvals(a: Any) -> DArray:
 @_on_host
 def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
     """Least-squares solution of ``a @ x = b``: (solution, residuals, rank, singular values), rank a
-    Python int as NumPy's. See also: numpy.linalg.lstsq."""
+    NumPy int32 as NumPy's. See also: numpy.linalg.lstsq."""
     arrays = [_inexact(v) for v in _operands("lstsq", (a, b))]
     try:
         sol, res, rank, s = np.linalg.lstsq(arrays[0].get(), arrays[1].get(), rcond=rcond)
     except np.linalg.LinAlgError as err:
         raise np.linalg.LinAlgError(f"darray lstsq: {err}") from None
     place = arrays[0].place
-    return LstsqResult(from_numpy(sol, place), from_numpy(res, place), int(rank), from_numpy(s, place))
+    return LstsqResult(from_numpy(sol, place), from_numpy(res, place), np.int32(rank), from_numpy(s, place))
 
 
 def _chain_order(dims: list[int]) -> list[list[int]]:

@@ -223,7 +223,11 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         raise ValueError("darray interp: fp and xp are not of the same length.")
     if not px.size:
         raise ValueError("darray interp: array of sample points is empty")
-    v = v.astype(_dt.float64) if v.dtype.kind != "f" else v.astype(_dt.float64)
+    for name, a in (("x", v), ("xp", px)):
+        if not _dt.can_cast(a.dtype, _dt.float64):
+            raise TypeError(f"darray interp: cannot cast {name} from {a.dtype} to float64 according to the rule "
+                            "'safe'")
+    v = v.astype(_dt.float64)
     px = px.astype(_dt.float64)
     py = py.astype(_dt.complex128 if py.dtype.kind == "c" else _dt.float64)
     if period is not None:
@@ -350,8 +354,8 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> DArray:
         d = diff(xs) if xs.ndim == 1 else diff(xs, axis=axis)
         if xs.ndim == 1:
             d = reshape(d, tuple(-1 if k == axis else 1 for k in range(v.ndim)))
-    mids = E.apply("divide", E.apply("add", _along(v, axis, slice(1, None)), _along(v, axis, slice(None, -1))), 2.0)
-    return R.sum(E.apply("multiply", d, mids), axis=axis)
+    sums = E.apply("add", _along(v, axis, slice(1, None)), _along(v, axis, slice(None, -1)))
+    return R.sum(E.apply("divide", E.apply("multiply", d, sums), 2.0), axis=axis)  # NumPy's order and dtypes
 
 
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> DArray:

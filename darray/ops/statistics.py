@@ -173,7 +173,7 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
         raise ValueError(f"darray {op}: method {method!r} is not one of {', '.join(_METHODS)}")
     if weights is not None and method != "inverted_cdf":
         raise ValueError(f"darray {op}: Only method 'inverted_cdf' supports weights. Got: {method}.")
-    if x.dtype.kind == "c":
+    if x.dtype.kind == "c" and not mean:
         raise TypeError(f"darray {op}: a must be an array of real numbers")
     q = to_numpy(q) if isinstance(q, DArray) else q
     qs = np.true_divide(np.asarray(q, dtype=np.float64), scale)
@@ -184,9 +184,12 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
     rest = tuple(n for k, n in enumerate(x.shape) if k not in axes)
     n = int(np.prod([x.shape[k] for k in axes], dtype=np.int64))
     rows = int(np.prod(rest, dtype=np.int64))
-    probe = np.percentile if scale == 100 else np.quantile  # NumPy's dtype, q's own (weak or strong) included
-    out_dt = probe(np.zeros(2, x.dtype), np.asarray(q).reshape(-1)[:1][0] if np.ndim(q) else q,
-                   method=cast(Any, method)).dtype
+    if mean:  # NumPy's median: the mean of the middle values (bool, ints -> float64)
+        out_dt = np.mean(np.zeros(2, x.dtype)).dtype
+    else:  # NumPy's dtype, q's own (weak or strong) included
+        probe = np.percentile if scale == 100 else np.quantile
+        out_dt = probe(np.zeros(2, x.dtype), np.asarray(q).reshape(-1)[:1][0] if np.ndim(q) else q,
+                       method=cast(Any, method)).dtype
     flat = reshape(moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim))), (rows, n))
     if n == 0 or rows == 0:
         result = full((rows, qs.size), np.nan, dtype=_dt.as_dtype(out_dt), device=x.place)
@@ -286,8 +289,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         w = reshape(w, tuple(w.size if k == axis % x.ndim else 1 for k in range(x.ndim)))
     dt = _dt.result_type(x.dtype, w.dtype, _dt.float64) if x.dtype.kind in "biu" and w.dtype.kind in "biu" else \
         _dt.result_type(x.dtype, w.dtype)
-    total_w = R.sum(E.apply("multiply", E.apply("positive", w).astype(dt), full(x.shape, 1, dtype=dt,
-                                                                                 device=x.place)), axis,
+    total_w = R.sum(E.apply("multiply", w.astype(dt), full(x.shape, 1, dtype=dt, device=x.place)), axis,
                     keepdims=keepdims)
     if bool(R.any(E.apply("equal", total_w, 0))):
         raise ZeroDivisionError("darray average: Weights sum to zero, can't be normalized")
@@ -316,10 +318,8 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     w: DArray | None = None
     for weights, kind in ((fweights, "f"), (aweights, "a")):
         if weights is not None:
-            ww = (weights if isinstance(weights, DArray) else asarray(weights, device=x.place)).astype(dt)
-            if ww.ndim != 1 or ww.size != n:
-                raise RuntimeError(f"darray cov: incompatible numbers of samples and {kind}weights")
-            w = ww if w is None else E.apply("multiply", w, ww)
+            w = _cov_weights(weights, kind, n, x.place) if w is None else \
+                E.apply("multiply", w, _cov_weights(weights, kind, n, x.place))
     if w is None:
         mean = R.mean(x, axis=1, keepdims=True)
         total = float(n)
@@ -333,12 +333,25 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         if ddof is None:
             ddof = 0 if bias else 1
         fact = total - ddof if aweights is None else total - ddof * float(
-            to_numpy(R.sum(E.apply("multiply", w, aweights if isinstance(aweights, DArray) else
-                                   asarray(aweights, device=x.place))))) / total
+            to_numpy(R.sum(E.apply("multiply", w, _cov_weights(aweights, "a", n, x.place))))) / total
         centred = E.apply("subtract", x, mean)
         c = matmul(E.apply("multiply", centred, w), E.apply("conj", centred).T)
     c = E.apply("divide", c, max(fact, 0.0))
     return reshape(c, ()) if c.shape == (1, 1) else c
+
+
+def _cov_weights(weights: Any, kind: str, n: int, place: Any) -> DArray:
+    """``fweights``/``aweights`` as float64 (NumPy's), with NumPy's checks and exception classes."""
+    w = (weights if isinstance(weights, DArray) else asarray(weights, device=place)).astype(_dt.float64)
+    if w.ndim > 1:
+        raise RuntimeError(f"darray cov: cannot handle multidimensional {kind}weights")
+    if w.size != n or w.ndim != 1:
+        raise RuntimeError(f"darray cov: incompatible numbers of samples and {kind}weights")
+    if kind == "f" and not bool(R.all(E.apply("equal", w, E.apply("round", w)))):
+        raise TypeError("darray cov: fweights must be integer")
+    if bool(R.any(E.apply("less", w, 0))):
+        raise ValueError(f"darray cov: {kind}weights cannot be negative")
+    return w
 
 
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> DArray:

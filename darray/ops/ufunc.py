@@ -9,6 +9,7 @@ objects through ``__array_ufunc__`` (``interop/ufunc.py``, by :data:`BY_NUMPY`).
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from ..transfer.convert import asarray
+from . import _dispatch as D
 from . import elementwise as E
 from . import ufunc_methods as M
 from ._out import store
@@ -52,24 +54,25 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
     def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None) -> Any:
-        if out is None and dtype is None and len(args) == self.nin:  # the common call: no output, no loop dtype
+        plain = dtype is None and casting == "same_kind"
+        if out is None and plain and len(args) == self.nin:  # the common call: no output, no loop dtype
             return self._compute(*args)  # (``where`` only applies to given outputs)
         if len(args) == self.nin + self.nout and out is None:  # outputs given by position, as NumPy allows
             args, out = args[:self.nin], args[self.nin:]
         if len(args) != self.nin:
             raise TypeError(f"darray {self.__name__}: takes {self.nin} array arguments, got {len(args)}")
-        if dtype is not None:  # the loop's dtype: array inputs cast to it first
-            dt = _dt.as_dtype(dtype, self.__name__)
-            args = tuple(a.astype(dt, copy=False) if isinstance(a, DArray) else
-                         (a if np.ndim(a) == 0 else np.asarray(a, dtype=dt)) for a in args)
+        loop = None
+        if not plain:  # NumPy's loop for dtype=/casting=: the inputs cast to it first
+            args, loop = self._cast_to_loop(args, dtype, casting)
         outs = (out,) if out is not None and not isinstance(out, tuple) else out
         if outs is not None and all(o is None for o in outs):  # NumPy's out=(None, None): no outputs given
             outs = None
-        if self.nout == 1 and outs is not None and outs[0] is not None and where is True and dtype is None \
-                and casting == "same_kind":
+        if self.nout == 1 and outs is not None and outs[0] is not None and where is True and plain:
             return E.into(outs[0], ALIASES.get(self.__name__, self.__name__), *args)  # one fused kernel writing out
         results = self._compute(*args)
         results = results if isinstance(results, tuple) else (results,)
+        if loop is not None:  # a loop whose output dtype is not that of its inputs' (equal(..., dtype=bool))
+            results = tuple(r.astype(d, copy=False) for r, d in zip(results, loop[self.nin:]))
         if outs is None:
             return results[0] if self.nout == 1 else results
         if len(outs) != self.nout:
@@ -77,11 +80,22 @@ class ufunc:  # noqa: N801  (NumPy's name)
         for r, o in zip(results, outs):
             if o is None:
                 continue
-            if not _dt.can_cast(r.dtype, o.dtype, casting=casting):
-                raise TypeError(f"darray {self.__name__}: Cannot cast ufunc output from {r.dtype} to {o.dtype} "
-                                f"with casting rule {casting!r}")
-            store(self.__name__, o, r if where is True else E.apply("where", where, r, o))
+            store(self.__name__, o, r if where is True else E.apply("where", where, r, o), casting)
         return outs[0] if self.nout == 1 else outs
+
+    def _cast_to_loop(self, args: tuple[Any, ...], dtype: Any, casting: str) -> tuple[tuple[Any, ...],
+                                                                                     tuple[np.dtype, ...]]:
+        """The arguments cast to NumPy's loop for ``dtype=``/``casting=`` (``elementwise.loop``), and the loop."""
+        name = self.__name__
+        args = tuple(a if isinstance(a, (DArray, np.generic)) or type(a) in D.PY_SCALARS else asarray(a)
+                     for a in args)
+        keys = tuple(a.dtype if isinstance(a, (DArray, np.generic)) else type(a) for a in args)
+        loop = E.loop(self.numpy, name, keys, None if dtype is None else _dt.as_dtype(dtype, name), casting)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # (NumPy's casts of its scalars are quiet)
+            warnings.simplefilter("ignore")
+            return tuple(a.astype(d, copy=False) if isinstance(a, DArray) else
+                         D.scalar_value(name, a, d) if type(a) is int else np.asarray(a).astype(d)[()]
+                         for a, d in zip(args, loop)), loop
 
     def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
                initial: Any = _NO_VALUE, where: Any = True) -> DArray:
