@@ -53,7 +53,7 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
     return ins, out, _dt.float16 in ins or out == _dt.float16, exact
 
 
-_DEFAULT = {int: _dt.int64, float: _dt.float64, complex: _dt.complex128}  # Python scalar types -> strong dtypes
+_DEFAULT: dict[Any, np.dtype] = {int: _dt.int64, float: _dt.float64, complex: _dt.complex128}  # Python types, strong
 
 
 @lru_cache(maxsize=1024)
@@ -67,7 +67,7 @@ def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | No
     # orders; NumPy 2.4's resolve_dtypes crashes on 'equiv' with a Python scalar)
     if dtype is not None:
         kw["signature"] = (None,) * ufunc.nin + (dtype,) * ufunc.nout
-    dts = tuple(_dt.bool_ if k is bool else _DEFAULT.get(k, k) if ufunc.nin == 1 else k for k in keys)
+    dts: tuple[Any, ...] = tuple(_dt.bool_ if k is bool else _DEFAULT.get(k, k) if ufunc.nin == 1 else k for k in keys)
     dts += (None,) * ufunc.nout  # (NumPy: the Python scalar of a one-input ufunc is not weak)
     try:
         found = ufunc.resolve_dtypes(dts, **kw)
