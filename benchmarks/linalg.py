@@ -8,7 +8,6 @@ Figures to reach (issue 4), from one run:
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -22,17 +21,14 @@ from .harness import Run, case, compare, device_seconds
 
 
 def _with_mode(mode: str, fn: Callable[[], Any]) -> Callable[[], Any]:
-    """``fn`` run with ``DARRAY_MATMUL=mode`` (the previous setting restored after)."""
+    """``fn`` run with the matmul setting ``mode`` (``_gemm.SETTING``, ``DARRAY_MATMUL`` as read at import;
+    the previous setting restored after)."""
     def run() -> Any:
-        old = os.environ.get("DARRAY_MATMUL")
-        os.environ["DARRAY_MATMUL"] = mode
+        old, _gemm.SETTING = _gemm.SETTING, mode
         try:
             return fn()
         finally:
-            if old is None:
-                del os.environ["DARRAY_MATMUL"]
-            else:
-                os.environ["DARRAY_MATMUL"] = old
+            _gemm.SETTING = old
     return run
 
 

@@ -256,8 +256,8 @@ def check_out(name: str, out: DArray, dtype: np.dtype, shape: tuple[int, ...], p
     if out._readonly:
         read_only(name, "output array")
     if dtype is not out._dtype and not _dt.can_cast(dtype, out._dtype, casting=casting):
-        raise TypeError(f"darray {name}: cannot cast the result from {dtype} to {out.dtype} with casting rule "
-                        f"{casting!r} (output operand)")
+        raise TypeError(f"darray {name}: Cannot cast ufunc '{name}' output from {dtype!r} to {out.dtype!r} with "
+                        f"casting rule {casting!r}")  # (NumPy's words)
     if shape != out._dim.shape and not _into_shape(shape, out._dim.shape):
         raise ValueError(f"darray {name}: non-broadcastable output operand with shape {out.shape} doesn't match "
                          f"the broadcast shape {shape}")
