@@ -127,3 +127,18 @@ def test_in_place_into_a_held_value_holds_the_result(monkeypatch):
     keep = x * 1.0  # another array over the held value keeps its own
     x += 2.0
     assert graph.known_value(x._node) == 3.5 and float(keep) == 1.5
+
+
+def test_element_reads_of_memory_not_typed_as_the_dtype(monkeypatch):
+    """Where the segment is not typed as the dtype (``host._typed`` None), the element is read through
+    a 0-d NumPy view of its bytes: the same values over strided, reversed and transposed views."""
+    monkeypatch.setattr(host, "LIMIT", ON)
+    monkeypatch.setattr(at_once, "_typed", lambda a, dtype: None)
+    h = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = da.asarray(h)
+    da.synchronize()
+    for view in (lambda a: a, lambda a: a[:, ::-1, 1::2], lambda a: a.transpose(2, 0, 1), lambda a: a[1, ::-2]):
+        want, got_x = view(h), view(x)
+        for key in np.ndindex(*want.shape):
+            got = got_x[key]
+            assert graph.known_value(got._node) == want[key] and got.dtype == want.dtype

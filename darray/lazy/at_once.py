@@ -94,9 +94,9 @@ def element_at(x: DArray, key: Any) -> DArray | None:
     dtype = x._dtype
     size = dtype.itemsize
     flat = _typed(a, dtype) if not a.offset % size else None
-    if flat is None:
-        return None
-    return DArray(None, _SCALAR, dtype, x._place, known(flat[a.offset // size + k]))
+    value = flat[a.offset // size + k] if flat is not None else \
+        np.ndarray((), dtype, buffer=a.host, offset=a.offset + k * size)[()]  # (memory not typed as ``dtype``)
+    return DArray(None, _SCALAR, dtype, x._place, known(value))
 
 
 def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
