@@ -181,7 +181,7 @@ def test_matmul_setting_is_checked_at_call_time(cl_place, monkeypatch):
         assert calls[-1] == want
     monkeypatch.setattr(_gemm, "SETTING", "auto")
     x @ x
-    assert _gemm.choose(cl_place, np.dtype("int32"), 1 << 30) == "kernel" or not _gemm.host_memory(cl_place)
+    assert _gemm.choose(cl_place, np.dtype("int32"), 1 << 30) == "kernel" or not _gemm.host.on(cl_place)
     monkeypatch.setattr(_gemm, "SETTING", "blas")
     with pytest.raises(ValueError, match="DARRAY_MATMUL"):
         x @ x

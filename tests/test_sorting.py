@@ -227,13 +227,13 @@ def test_engine_choice(cl_place, monkeypatch):
     """auto: NumPy on the mapped buffers for large sorts on host-memory devices, else the kernels in
     the plan of the device's kernel form; chunked and gpu force a plan; a bad DARRAY_SORT is a
     ValueError naming it."""
-    from darray.lazy import execute
-    from darray.ops import _kernel, sorting
+    from darray.lazy import execute, host
+    from darray.ops import sorting
 
     form = "gpu" if execute.form(cl_place) == "gpu" else "chunked"
     monkeypatch.setenv("DARRAY_SORT", "auto")
     big = sorting.engine(cl_place, sorting.HOST_MIN, False)
-    assert big == ("host" if _kernel.host_memory(cl_place) else form)
+    assert big == ("host" if host.on(cl_place) else form)
     assert sorting.engine(cl_place, sorting.HOST_MIN - 1, False) == form
     assert sorting.engine(cl_place, sorting.HOST_MIN, True) == form  # stable argsort: the kernels
     for mode, want in (("kernel", form), ("chunked", "chunked"), ("gpu", "gpu"), ("host", "host")):

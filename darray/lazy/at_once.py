@@ -19,7 +19,7 @@ import numpy as np
 from .._array import DArray
 from ..dim import Dim
 from ..place import CLPlace
-from ..sched import capturing
+from ..sched._capture import TRACES as _traces
 from ..sched._profile import _active
 from . import host
 from .graph import known, known_value
@@ -167,7 +167,7 @@ def compute(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype
     n = dim.size
     p = _host_pool(place)
     limit = host.LIMIT
-    if not (0 < limit and n <= limit and n <= NOW_MAX) or _active or p is None or capturing() is not None:
+    if not (0 < limit and n <= limit and n <= NOW_MAX) or _active or _traces or p is None:
         return None
     vals = _values(args, ins, n)
     if vals is None:
@@ -197,7 +197,7 @@ def _scalar(op: str, args: Sequence[Any], ins: Sequence[np.dtype], out: np.dtype
     """:func:`compute` of a 0-d result: NumPy's scalar math over the held values, 0-d arrays' elements
     and Python scalars, held (``into``: a held value, which then holds the result; graphs that read
     it keep theirs)."""
-    if host.LIMIT <= 0 or _active or _host_pool(place) is None or capturing() is not None:
+    if host.LIMIT <= 0 or _active or _traces or _host_pool(place) is None:
         return None
     vals = _values(args, ins, 1)
     if vals is None:

@@ -32,7 +32,7 @@ from .._array import DArray
 from ..alloc import Allocation, pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
-from ..sched import capturing
+from ..sched._capture import TRACES as _traces
 from ..sched._profile import _active
 from ..transfer.copies import Mapped
 from .graph import Input, Node, Scalar, Term, known_value, walk
@@ -116,7 +116,7 @@ def _typed(a: Any, dtype: np.dtype) -> np.ndarray | None:
 def _settled(x: DArray, write: bool) -> Any:
     """``x``'s allocation where the engine may read it now (``write``: also write it), else None
     (see :func:`view`)."""
-    if x._node is not None or _active or LIMIT <= 0:
+    if x._node is not None or _active or _traces or LIMIT <= 0:
         return None
     a = x._alloc
     if type(a) is not Allocation or a.host is None:
@@ -128,7 +128,7 @@ def _settled(x: DArray, write: bool) -> Any:
         for e in a.reads.values():
             if e[1] > e[0].done:
                 return None
-    return a if capturing() is None else None
+    return a
 
 
 def view(x: DArray, write: bool = False) -> np.ndarray | None:
@@ -140,7 +140,7 @@ def view(x: DArray, write: bool = False) -> np.ndarray | None:
     result held as its value (``graph.known``) reads as that value; a writer materialises it."""
     if x._node is not None:
         v = known_value(x._node)
-        if v is None or _active or LIMIT <= 0 or capturing() is not None:
+        if v is None or _active or _traces or LIMIT <= 0:
             return None
         if not write:
             return np.asarray(v)
@@ -199,11 +199,17 @@ def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any
     return r
 
 
+def on(place: CLPlace) -> bool:
+    """The engine's one switch: whether it runs work on ``place`` at all. A host-backed device, the
+    engine on (``DARRAY_HOST_WORK`` not 0) and no ``da.jit`` trace recording on any thread (a
+    trace turns it off for all of them: its program replays kernels only)."""
+    return 0 < LIMIT and not _traces and _host_pool(place) is not None
+
+
 def usable(place: CLPlace, n: int, building: bool = False) -> bool:
-    """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): a host-backed
-    device, ``n`` at most ``LIMIT`` (any, while the kernel's program is ``building``;
-    ``DARRAY_HOST_WORK=0``: never) and no ``da.jit`` trace."""
-    return 0 < LIMIT and (n <= LIMIT or building) and _host_pool(place) is not None and capturing() is None
+    """Whether work over ``n`` elements on ``place`` runs on the host (:func:`call`): the engine
+    :func:`on` there and ``n`` at most ``LIMIT`` (any, while the kernel's program is ``building``)."""
+    return (n <= LIMIT or building) and on(place)
 
 
 _hosts: dict[int, tuple[CLPlace, Any, Any]] = {}  # id(place) -> (place, its runtime, its pool)
@@ -412,7 +418,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     size = nodes[0].size if one else sum([x.size for x in nodes])
     # the cheap refusals first (no host pool, a trace, too many elements whatever the count of
     # pending nodes, which is at least 1): the walks below are for graphs the engine may take
-    if n == 0 or n > limit or _host_pool(place) is None or capturing() is not None \
+    if n == 0 or n > limit or _traces or _host_pool(place) is None \
             or (n * size > limit and n * _pending(nodes) > limit) \
             or not (nodes[0].host or _exact_now(nodes[0]) if one else all([x.host or _exact_now(x) for x in nodes])):
         return False

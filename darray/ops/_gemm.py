@@ -28,8 +28,7 @@ from .._array import DArray
 from ..dim import collapse
 from ..lazy import host
 from ..place import CLPlace, runtime
-from ..transfer.convert import input_term
-from ._kernel import host_memory, on_host
+from ._kernel import on_host
 
 MODES = ("auto", "kernel", "host")
 HOST_MIN_MACS = 1 << 24  # auto sends products this large (256^3 multiply-adds) to host BLAS
@@ -72,7 +71,7 @@ def choose(place: CLPlace, dtype: np.dtype, macs: int) -> str:
         return m
     if macs < HOST_MIN_MACS and dtype.kind in "iuf" and dtype != np.float16 and host.usable(place, 0):
         return "host"  # the common small product, decided without the device's facts (usable implies them)
-    if not host_memory(place):
+    if not host.on(place):
         return "kernel"
     if dtype.kind == "b":
         return "host"
@@ -193,16 +192,11 @@ def run_kernel(a: DArray, b: DArray, out: DArray) -> None:
 
 # -- host path ------------------------------------------------------------------------------
 def run_host(a: DArray, b: DArray, out: DArray) -> None:
-    """``out[...] = a @ b`` through NumPy on the mapped buffers (any dtypes; NumPy casts).
+    """``out[...] = a @ b`` through NumPy on the host engine (any dtypes; NumPy casts).
     ``a``/``b`` may broadcast against each other as in ``numpy.matmul``; ``out`` is fresh and
     contiguous, and no operand is empty."""
     def matmul(av: np.ndarray, bv: np.ndarray, ov: np.ndarray) -> None:
         with np.errstate(all="ignore"):
             np.matmul(av, bv, out=ov)
 
-    place = cast(CLPlace, out.place)
-    if host.usable(place, 0):  # the host engine: NumPy on the allocations' memory (at once when settled)
-        host.call("matmul", lambda ov, av, bv: matmul(av, bv, ov), place, [input_term(a), input_term(b)],
-                  [input_term(out)])
-    else:
-        on_host("matmul", [a, b], [out], matmul)
+    on_host("matmul", [a, b], [out], matmul)

@@ -4,15 +4,12 @@
 work-groups through ``sched.launch``. :func:`launch` serves kernels whose work-items each take
 a run of elements (``n`` and ``ch`` as their last two arguments; ``ch`` from the device's
 kernel form), so they follow the same per-device decisions (``DeviceInfo``) as the generated
-kernels. :func:`on_host` runs a NumPy function on arrays of a device whose memory is host
-memory: through the host engine's views on host-backed devices, else their bytes mapped
-(zero copy) and unmapped through the scheduler, so the call waits for their writers and
-later work waits for the unmaps.
+kernels. :func:`on_host` runs a NumPy function on arrays through the host engine
+(``lazy.host.call``: their memory on host-backed devices, else their buffers mapped).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
 from functools import cache
 from importlib import resources
 from typing import Any, cast
@@ -25,7 +22,6 @@ from .._array import DArray
 from ..lazy import execute, host
 from ..lazy.graph import Input
 from ..place import CLPlace, runtime
-from ..transfer.copies import Mapped
 
 
 @cache
@@ -65,34 +61,12 @@ def launch(entry: str, place: CLPlace, file: str, options: str, n: int, args: li
         nbytes=nbytes)
 
 
-def host_memory(place: CLPlace) -> bool:
-    """True when the device's memory is host memory (mapping its buffers copies nothing); False
-    while ``da.jit`` captures, so ops take their kernel paths (a host path cannot be replayed)."""
-    if sched.capturing() is not None:
-        return False
-    info = runtime(place).info
-    return bool(info.host_unified_memory) or info.type == "CPU"
-
-
 def on_host(name: str, reads: Sequence[DArray], writes: Sequence[DArray], fn: Callable[..., None]) -> None:
     """``fn(*read_views, *write_views)`` on NumPy views of the arrays' memory (none empty; the written
-    ones fresh, their old contents are not kept): through the host engine's views on host-backed
-    devices (``lazy.host.call``), else mapped (``transfer.copies.Mapped``: zero copy on host-memory devices)."""
-    place = cast(CLPlace, writes[0].place)  # the host form of an OpenCL op
-    if all([x._data().host is not None for x in (*reads, *writes)]):
-        nw = len(writes)
-        host.call(name, lambda *v: fn(*v[nw:], *v[:nw]), place, [_term(x) for x in reads], [_term(x) for x in writes])
-        return
-    stream = sched.current_stream(place)
-    with ExitStack() as maps:
-        views = []
-        for x, access in [(x, "read") for x in reads] + [(x, "write") for x in writes]:
-            lo, hi = x._dim.span()
-            item = x.dtype.itemsize
-            raw = maps.enter_context(Mapped(x._data(), place, lo * item, (hi - lo) * item, access, stream))
-            views.append(np.ndarray(x._dim.shape, x.dtype, buffer=raw, offset=(x._dim.offset - lo) * item,
-                                    strides=tuple([s * item for s in x._dim.strides])))
-        fn(*views)
+    ones fresh, their old contents are not kept), through the host engine (``lazy.host.call``)."""
+    nw = len(writes)
+    host.call(name, lambda *v: fn(*v[nw:], *v[:nw]), cast(CLPlace, writes[0].place), [_term(x) for x in reads],
+              [_term(x) for x in writes])
 
 
 def _term(x: DArray) -> Input:

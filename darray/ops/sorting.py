@@ -32,12 +32,12 @@ import pyopencl as cl
 from .. import dtypes as _dt
 from .._array import DArray
 from ..dim import normalize_axis
-from ..lazy import execute
+from ..lazy import execute, host
 from ..place import CLPlace, runtime
 from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _dispatch as D
 from . import elementwise as E
-from ._kernel import host_memory, on_host, ref, run, source
+from ._kernel import on_host, ref, run, source
 from .radix_gpu import fits, key_options
 from .radix_gpu import sort_rows as gpu_rows
 from .scan import _scan_rows
@@ -222,7 +222,7 @@ def engine(place: CLPlace, n: int, arg: bool) -> str:
     kernels. (4M float32 on Intel's CPU runtime, 2-core Zen 1 EPYC: NumPy's sort 54 ms, the radix
     kernels 138 ms; but a stable argsort, 792 ms in NumPy, 214 ms in the kernels.)"""
     value = _mode()
-    if value == "host" or (value == "auto" and not arg and host_memory(place) and n >= HOST_MIN):
+    if value == "host" or (value == "auto" and not arg and host.on(place) and n >= HOST_MIN):
         return "host"
     return plan(place)
 

@@ -112,6 +112,9 @@ def extent(alloc: Any) -> int:
     return int(alloc.nbytes)
 
 
+TRACES: list[Recorder] = []  # the recorders active on any thread: while there is one, the host engine is off
+
+
 def capturing() -> Recorder | None:
     """The recorder active on this thread, else None."""
     return _local.recorder
@@ -122,10 +125,14 @@ def recording(rec: Recorder | None) -> Iterator[Recorder | None]:
     """``with recording(rec):`` makes ``rec`` this thread's recorder (None: none) for the block."""
     old = _local.recorder
     _local.recorder = rec
+    if rec is not None:
+        TRACES.append(rec)
     try:
         yield rec
     finally:
         _local.recorder = old
+        if rec is not None:
+            TRACES.remove(rec)
 
 
 def suspended() -> Any:
