@@ -549,3 +549,30 @@ def test_graph_over_a_since_materialised_inexact_node_runs_on_the_host(place, mo
         a.eval()
     assert [r.stream for r in p.launches] == [sched.HOST]
     np.testing.assert_array_equal(a.get(), (s.get() + 1) * 3)
+
+
+def test_a_trace_on_any_thread_turns_the_engine_off(place, monkeypatch):
+    """``host.on`` is the engine's one switch: off while a ``da.jit`` trace records on another thread
+    (an op there runs as a kernel, with the same result), on again once it ends."""
+    monkeypatch.setattr(host, "LIMIT", 1 << 15)
+    assert host.on(place)
+    started, stop = threading.Event(), threading.Event()
+
+    def trace() -> None:
+        with sched.recording(sched.Recorder()):
+            started.set()
+            stop.wait(10)
+
+    t = threading.Thread(target=trace)
+    t.start()
+    try:
+        started.wait(10)
+        assert not host.on(place) and not host.usable(place, 1)
+        x = da.asarray(np.arange(8.0), device=place)
+        got, streams = launches(lambda: x * 2.0 + 1.0)
+        np.testing.assert_array_equal(got, np.arange(8.0) * 2.0 + 1.0)
+        assert streams and -1 not in streams  # a kernel, not the host
+    finally:
+        stop.set()
+        t.join()
+    assert host.on(place)
