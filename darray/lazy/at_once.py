@@ -38,20 +38,16 @@ def held(value: Any, dtype: np.dtype, place: Any) -> DArray:
     return DArray(None, _SCALAR, dtype, place, known(value))
 
 
-def element(x: DArray) -> Any:
-    """The one element of a size-1 ``x`` as a Python scalar where ``host.view`` would give its
+def element(x: DArray) -> np.generic | None:
+    """The one element of a size-1 ``x`` as a NumPy scalar where ``host.view`` would give its
     memory (or holds it: ``graph.known``), else None."""
     n = x._node
     if n is not None:
-        v = known_value(n)
-        return None if v is None else v.item()
+        return known_value(n)
     a = _settled(x, False)
     if a is None:
         return None
-    c = a.view
-    if c is not None and c[0] is x._dim and c[1] is x._dtype:
-        return c[2].item()
-    return _first(a, x._dim, x._dtype, True)
+    return _first(a, x._dim, x._dtype)
 
 
 def element_at(x: DArray, key: Any) -> DArray | None:
@@ -99,16 +95,15 @@ def element_at(x: DArray, key: Any) -> DArray | None:
     return DArray(None, _SCALAR, dtype, x._place, known(value))
 
 
-def _first(a: Any, d: Dim, dtype: np.dtype, python: bool = False) -> Any:
-    """The element at the start of view ``d`` of allocation ``a`` (host memory) as a NumPy scalar
-    (``python``: a Python one)."""
+def _first(a: Any, d: Dim, dtype: np.dtype) -> Any:
+    """The element at the start of view ``d`` of allocation ``a`` (host memory) as a NumPy scalar."""
     size = dtype.itemsize
     flat = _typed(a, dtype) if not a.offset % size else None
     if flat is None:
         flat, k = _memory(a, d, dtype).reshape(-1), 0
     else:
         k = a.offset // size + d.offset
-    return flat.item(k) if python else flat[k]
+    return flat[k]
 
 
 def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray | None:

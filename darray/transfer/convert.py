@@ -99,8 +99,8 @@ def run_into(root: graph.Term, out: DArray, name: str = "elementwise") -> DArray
     return out
 
 
-def item(x: DArray, what: str = "item") -> Any:
-    """The one element of ``x`` as a Python scalar (``what``: the op, for the error of another size):
+def scalar(x: DArray, what: str = "item") -> np.generic:
+    """The one element of ``x`` as a NumPy scalar (``what``: the op, for the error of another size):
     read by the host engine where it may, else copied out."""
     if x._dim.size != 1:
         raise ValueError(f"darray {what}: can only convert an array of size 1 to a Python scalar, got size "
@@ -109,7 +109,12 @@ def item(x: DArray, what: str = "item") -> Any:
     if v is not None:
         return v
     src = graph.copied(x._node)  # a pending copy (an element read: ``indexing.getitem``) reads its source
-    return to_numpy(x if src is None else DArray(src.alloc, src.dim, src.dtype, x._place)).item()
+    return to_numpy(x if src is None else DArray(src.alloc, src.dim, src.dtype, x._place)).reshape(-1)[0]
+
+
+def item(x: DArray, what: str = "item") -> Any:
+    """The one element of ``x`` as a Python scalar (see :func:`scalar`)."""
+    return scalar(x, what).item()
 
 
 def to_numpy(x: DArray, out: np.ndarray | None = None) -> np.ndarray:
