@@ -19,11 +19,12 @@ import numpy as np
 from .._array import DArray
 from ..dim import Dim
 from ..place import CLPlace
+from ..sched import settled
 from ..sched._capture import TRACES as _traces
 from ..sched._profile import _active
 from . import host
 from .graph import known, known_value
-from .host import _GENERAL, _clear, _host_pool, _into, _memory, _quiet_run, _settled, _typed
+from .host import _GENERAL, _host_pool, _into, _memory, _quiet_run, _settled, _typed
 from .table import ref
 
 NOW_MAX = 16384  # elements an op run at once may have: above it a chain is faster as one fused kernel (measured)
@@ -110,7 +111,7 @@ def _fresh(place: CLPlace, dim: Dim, dtype: np.dtype, p: Any = None) -> DArray |
     """A new array from a pooled block nothing is pending on (else None: a guard fill, or an earlier
     owner's command still queued); ``place`` is host-backed, ``p`` its pool (when known)."""
     alloc = (p or _host_pool(place)).allocate(dim.size * dtype.itemsize)  # no trace is active: a pooled block
-    if (alloc.write is not None or alloc.reads) and not _clear((alloc,), 1):  # (entries known complete are no bar)
+    if (alloc.write is not None or alloc.reads) and not settled((alloc,), 1):  # (entries known complete are no bar)
         return None
     return DArray(alloc, dim, dtype, place)
 
@@ -210,7 +211,7 @@ def _values(args: Sequence[Any], ins: Sequence[np.dtype], n: int) -> list[Any] |
     """NumPy's values of ``args`` in their loop dtypes ``ins`` for a result of ``n`` elements: held
     values, 0-d arrays' elements as NumPy scalars (faster to make and to compute with), other arrays'
     memory, Python scalars of the loop dtype (no array, for an empty result: it reads nothing).
-    None where an array is pending, a write of it is still queued (``_clear``) or it has no host
+    None where an array is pending, a write of it is still queued (``sched.settled``) or it has no host
     memory (a wrapped buffer), or a Python int does not fit (the recorded op raises darray's error)."""
     vals: list[Any] = []
     v: Any
@@ -224,8 +225,7 @@ def _values(args: Sequence[Any], ins: Sequence[np.dtype], n: int) -> list[Any] |
                     return None
             else:
                 alloc = a._alloc
-                w = alloc.write
-                if (w is not None and w[1] > w[0].done) or alloc.host is None:
+                if alloc.host is None or (alloc.write is not None and not settled((alloc,))):
                     return None
                 c = alloc.view  # ``_memory``'s cache, read here first: this runs per op
                 if not a._dim.shape:

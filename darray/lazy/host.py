@@ -32,6 +32,7 @@ from .._array import DArray
 from ..alloc import Allocation, pool
 from ..dim import _TRUSTED, Dim
 from ..place import CLPlace, runtime
+from ..sched import settled
 from ..sched._capture import TRACES as _traces
 from ..sched._profile import _active
 from ..transfer.copies import Mapped
@@ -119,15 +120,8 @@ def _settled(x: DArray, write: bool) -> Any:
     if x._node is not None or _active or _traces or LIMIT <= 0:
         return None
     a = x._alloc
-    if type(a) is not Allocation or a.host is None:
+    if type(a) is not Allocation or a.host is None or not settled((a,), write):
         return None
-    w = a.write
-    if w is not None and w[1] > w[0].done:
-        return None
-    if write:
-        for e in a.reads.values():
-            if e[1] > e[0].done:
-                return None
     return a
 
 
@@ -242,7 +236,7 @@ def call(name: str, fn: Callable[..., Any], place: CLPlace, reads: Sequence[Inpu
             return _mapped(name, fn, place, reads, writes)
         views.append(_view(t) if a.host is not None else np.empty(t.dim.shape, t.dtype))
         allocs.append(a)
-    if not _active and _clear(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``at_once.compute``)
+    if not _active and settled(allocs, len(writes)):  # nothing to wait for: at once, no lock (see ``at_once.compute``)
         return fn(*views)
     box: list[Any] = []
     nbytes = sum([a.nbytes for a in allocs]) if _active else 0
@@ -343,7 +337,7 @@ def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: s
     f = ref(op)
     run = _quiet_run()
     compute = partial(run, f, *vals, out=out) if op not in _GENERAL else partial(run, _into, out, f, vals)
-    if not _active and _clear((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``at_once.compute``)
+    if not _active and settled((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``at_once.compute``)
         compute()
         return
     nbytes = sum(a.nbytes for a in (*reads, target.alloc)) if _active else 0
@@ -374,19 +368,6 @@ def _quietly(fn: Callable[[], None]) -> Callable[[], None]:
     return partial(_quiet_run(), fn)
 
 
-def _clear(allocs: Sequence[Any], writes: int = 0) -> bool:
-    """Whether no command that reading ``allocs`` (writing its first ``writes``) would wait for is pending."""
-    for k, a in enumerate(allocs):
-        w = a.write
-        if w is not None and w[1] > w[0].done:
-            return False
-        if k < writes:
-            for e in a.reads.values():
-                if e[1] > e[0].done:
-                    return False
-    return True
-
-
 def _exact_now(x: Node) -> bool:
     """Whether every node of ``x``'s graph still pending is exact on the host (the nodes below that
     were not may have been materialised since ``x`` was built); remembered in ``x.host``."""
@@ -412,7 +393,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     if one and n == 1 and not _active:
         v = known_value(nodes[0])  # a 0-d value into memory
         t = targets[0]
-        if v is not None and t.alloc.host is not None and _clear((t.alloc,), 1):
+        if v is not None and t.alloc.host is not None and settled((t.alloc,), 1):
             _view(t)[()] = v
             return True
     size = nodes[0].size if one else sum([x.size for x in nodes])

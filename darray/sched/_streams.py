@@ -392,20 +392,18 @@ def _after_shared(queue: cl.CommandQueue, allocs: Sequence[Allocation],
     return wait_for
 
 
-def settled(reads: Sequence[Allocation], writes: Sequence[Allocation] = ()) -> bool:
-    """Whether every command that a read of ``reads`` and a write of ``writes`` would have to
-    wait for is known complete (then host work over them may run at once)."""
-    for a in reads:
+def settled(allocs: Sequence[Allocation], writes: int = 0) -> bool:
+    """Whether every command that a read of ``allocs`` (a write of their first ``writes``) would
+    have to wait for is known complete (then host work over them may run at once): the one
+    question of what is pending on an allocation."""
+    for k, a in enumerate(allocs):
         e = a.write
         if e is not None and e[1] > e[0].done:
             return False
-    for a in writes:
-        e = a.write
-        if e is not None and e[1] > e[0].done:
-            return False
-        for e in a.reads.values():
-            if e[1] > e[0].done:
-                return False
+        if k < writes:
+            for e in a.reads.values():
+                if e[1] > e[0].done:
+                    return False
     return True
 
 
@@ -428,7 +426,7 @@ def run_host(name: str, fn: Callable[[], object], *, place: CLPlace, reads: Sequ
         with lock:
             if _exit.closer is not None:
                 _exit.check(name)
-            if settled(reads, writes):  # else wait (outside the lock), then check again: another
+            if settled((*writes, *reads), len(writes)):  # else wait (outside the lock), then check again: another
                 t0 = time.perf_counter_ns() if _active else 0  # thread may enqueue work on them meanwhile
                 fn()
                 for a in writes:

@@ -128,11 +128,10 @@ class Mapped:
 def _in_host(alloc: Allocation, place: CLPlace, fn: Callable[[], None], *, write: bool) -> None:
     """Run ``fn()``, a host copy out of (``write`` False) or into the host memory of ``alloc``,
     once every command it depends on has completed (waiting for them as needed)."""
-    reads, writes = ([], [alloc]) if write else ([alloc], [])
-    if not _active and sched.settled(reads, writes) and sched.capturing() is None:  # nothing to wait for
+    if not _active and sched.settled((alloc,), write) and sched.capturing() is None:  # nothing to wait for
         fn()  # (and no profile to list it, no trace to refuse it): at once
         return
-    name = "host_to_device" if write else "device_to_host"
+    name, reads, writes = ("host_to_device", [], [alloc]) if write else ("device_to_host", [alloc], [])
     sched.run_host(name, fn, place=place, reads=reads, writes=writes, nbytes=alloc.nbytes)
 
 
