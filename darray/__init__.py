@@ -128,7 +128,7 @@ from .ops.statistics import __all__ as _statistics_all
 from .ops.taking import *  # noqa: F403
 from .ops.taking import __all__ as _taking_all
 from .ops.ufunc import *  # noqa: F403
-from .ops.ufunc import __all__ as _ufunc_all
+from .ops.ufunc import __all__ as _ufunc_all  # type: ignore[attr-defined]  # built at import from the table
 from .ops.windows import *  # noqa: F403
 from .ops.windows import __all__ as _windows_all
 from .place import CLPlace, CPUPlace

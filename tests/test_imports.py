@@ -8,6 +8,7 @@ Parsed with ``ast`` from the installed package (a wheel in CI, the checkout when
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -171,3 +172,18 @@ def _place_branches(module: str) -> list[int]:
                                           and m != "darray._demo"))
 def test_place_kinds_are_dispatched_by_the_registry(module: str) -> None:
     assert _place_branches(module) == [], f"{module}: register a cpu and a cl implementation in {REGISTRY}"
+
+
+def test_each_public_name_is_one_object_of_one_family() -> None:
+    """``darray/__init__.py`` only gathers names: each name a family module exports (``__all__``) is
+    exported by no other, and ``darray.<name>`` is that module's object (no star-import order
+    decides which of two a user gets)."""
+    source = (ROOTS["darray"] / "__init__.py").read_text()
+    families = [importlib.import_module(f"darray{m}") for m in re.findall(r"^from (\.[\w.]+) import \*", source, re.M)]
+    homes: dict[str, list[str]] = {}
+    for module in families:
+        for name in module.__all__:
+            homes.setdefault(name, []).append(module.__name__)
+    assert {n: h for n, h in homes.items() if len(h) > 1} == {}
+    wrong = [n for n, (h,) in homes.items() if getattr(darray, n) is not getattr(importlib.import_module(h), n)]
+    assert wrong == []

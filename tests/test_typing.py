@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import darray as da
 from darray import _array, _methods
 from darray.ops import elementwise
+from darray.ops import ufunc as ufunc_module
 from darray.ops._table import ALIASES, OPS
 
 HERE = Path(__file__).resolve().parent
@@ -49,13 +51,17 @@ def _declared(source: str) -> dict[str, str]:
 
 
 def test_elementwise_declarations_match_the_table() -> None:
+    """The op table's functions NumPy has no ufunc for are declared in ``ops/elementwise.py``, every
+    ufunc (``ops.ufunc.UFUNCS``) in ``ops/ufunc.py``: each name once, where its object is made."""
     declared = _declared(inspect.getsource(elementwise))
-    made = {name: op.arity for op in OPS if op.name not in ("clip", "round")
+    made = {name: op.arity for op in OPS if op.name not in ("clip", "round") and not isinstance(op.ref, np.ufunc)
             for name in (op.name, *[a for a, n in ALIASES.items() if n == op.name])}
     kinds = {1: "_unary", 2: "_binary", 3: "where"}
     want = {n: kinds[a] for n, a in made.items()}
     got = {n: d for n, d in declared.items() if n not in ("_unary", "_binary")}
     assert got == want, "update the TYPE_CHECKING block of darray/ops/elementwise.py"
+    ufuncs = {n for n, d in _declared(inspect.getsource(ufunc_module)).items() if d == "_ufunc"}
+    assert ufuncs == set(ufunc_module.UFUNCS), "update the TYPE_CHECKING block of darray/ops/ufunc.py"
 
 
 def _stubs(module: Any) -> set[str]:

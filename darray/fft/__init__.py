@@ -29,7 +29,7 @@ from .._exclusions import lookup as _lookup
 from ..ops._out import finish
 from ..ops.arrange import roll
 from ..ops.creation import arange, default_float
-from ..ops.elementwise import conj, where
+from ..ops.elementwise import apply, where
 from ..place import PlaceLike, parse
 from ..transfer.convert import asarray
 from ._core import check_norm, transform
@@ -109,7 +109,7 @@ def hfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = No
     See also: numpy.fft.hfft."""
     norm = check_norm(norm, "hfft")
     a = a if isinstance(a, DArray) else asarray(a)
-    return finish("fft.hfft", transform("irfft", "hfft", conj(a), _n(n), (axis,), _SWAP[norm]), out)
+    return finish("fft.hfft", transform("irfft", "hfft", apply("conj", a), _n(n), (axis,), _SWAP[norm]), out)
 
 
 def ihfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
@@ -117,7 +117,7 @@ def ihfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = N
     """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
     See also: numpy.fft.ihfft."""
     norm = check_norm(norm, "ihfft")
-    return finish("fft.ihfft", conj(transform("rfft", "ihfft", a, _n(n), (axis,), _SWAP[norm])), out)
+    return finish("fft.ihfft", apply("conj", transform("rfft", "ihfft", a, _n(n), (axis,), _SWAP[norm])), out)
 
 
 def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: PlaceLike) -> tuple[DArray, float]:

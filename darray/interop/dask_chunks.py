@@ -21,7 +21,7 @@ import numpy as np
 
 from .._array import DArray
 from ..ops.creation import empty, full
-from ..ops.elementwise import divide, isnan
+from ..ops.elementwise import apply
 from ..ops.linalg import tensordot
 from ..ops.manipulation import concat
 from ..ops.reduction import sum as _sum
@@ -51,7 +51,7 @@ def _numel(x: Any, **kwargs: Any) -> Any:
 
 def _nannumel(x: Any, **kwargs: Any) -> Any:
     """Non-NaN elements along ``axis`` (Dask's ``nannumel``)."""
-    return _sum(~isnan(x), axis=kwargs.get("axis"), keepdims=kwargs.get("keepdims", False),
+    return _sum(~apply("isnan", x), axis=kwargs.get("axis"), keepdims=kwargs.get("keepdims", False),
                   dtype=kwargs.get("dtype", np.float64))
 
 
@@ -61,7 +61,7 @@ def _concatenate(arrays: Any, axis: int = 0) -> Any:
 
 def _divide(a: Any, b: Any, dtype: Any = None) -> Any:
     """Dask's ``divide(a, b, dtype=)`` (a mean's sum over its count)."""
-    out = divide(a, b)
+    out = apply("divide", a, b)
     return out if dtype is None or out.dtype == dtype else out.astype(dtype)
 
 

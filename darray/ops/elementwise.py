@@ -316,8 +316,9 @@ def _into_now(out: Any, name: str, args: tuple[Any, ...]) -> bool:
     return at_once.compute(name, args, ins, res, shape, place, into=out) is not None
 
 
-def _make(op: Op) -> Callable[..., DArray]:
-    """The public function of ``op`` with the Array API's positional-only parameters."""
+def function(op: Op) -> Callable[..., DArray]:
+    """``op`` as a function with the Array API's positional-only parameters: the call of its ufunc
+    (``ops.ufunc``), or the public function itself of an op NumPy has no ufunc for."""
     name = op.name
     fn: Callable[..., DArray]
     if op.arity == 1:
@@ -336,25 +337,15 @@ def _make(op: Op) -> Callable[..., DArray]:
     return fn
 
 
-_FUNCS = {op.name: _make(op) for op in OPS if op.name not in ("clip", "round")}
+# the public functions of the ops NumPy has no ufunc for (the others are ``ops.ufunc``'s objects)
+_FUNCS = {op.name: function(op) for op in OPS if not isinstance(op.ref, np.ufunc) and op.name not in ("clip", "round")}
 globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
 if TYPE_CHECKING:  # the functions made above, for type checkers (test_typing keeps this equal to the table)
     def _unary(x: ArrayLike, /) -> DArray: ...
-    def _binary(x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
     def where(condition: ArrayLike, x1: ArrayLike, x2: ArrayLike, /) -> DArray: ...
-    abs = absolute = acos = acosh = arccos = arccosh = arcsin = arcsinh = arctan = arctanh = asin = asinh = _unary
-    atan = atanh = bitwise_invert = bitwise_not = ceil = conj = conjugate = cos = cosh = exp = expm1 = _unary
-    floor = imag = invert = isfinite = isinf = isnan = log = log10 = log1p = log2 = logical_not = _unary
-    negative = positive = real = reciprocal = relu = sigmoid = sign = signbit = silu = sin = sinh = _unary
-    sqrt = square = tan = tanh = trunc = cbrt = exp2 = fabs = degrees = rad2deg = radians = deg2rad = _unary
-    spacing = bitwise_count = rint = _unary
-    add = arctan2 = atan2 = bitwise_and = bitwise_left_shift = bitwise_or = bitwise_right_shift = _binary
-    bitwise_xor = copysign = divide = equal = floor_divide = greater = greater_equal = hypot = _binary
-    left_shift = less = less_equal = logaddexp = logical_and = logical_or = logical_xor = maximum = _binary
-    minimum = mod = multiply = nextafter = not_equal = pow = power = remainder = right_shift = _binary
-    subtract = true_divide = logaddexp2 = fmod = fmax = fmin = float_power = ldexp = heaviside = gcd = lcm = _binary
+    imag = real = relu = sigmoid = silu = _unary
 
 
 def _stored(name: str, result: DArray, out: Any) -> DArray:
@@ -416,4 +407,5 @@ def _round(x: ArrayLike, decimals: int) -> DArray:
 
 
 if not TYPE_CHECKING:  # type checkers star-import the public names, declared above
-    __all__ = sorted([*_FUNCS, *[a for a, n in ALIASES.items() if n in _FUNCS], "clip", "round"])
+    __all__ = sorted([*[n for n in _FUNCS if n != "where"], *[a for a, n in ALIASES.items() if n in _FUNCS], "clip",
+                      "round"])  # (``where``'s public form, with one argument, is ``ops.selection``'s)

@@ -26,7 +26,8 @@ from . import _gemm
 from . import elementwise as E
 from . import reduction as R
 
-__all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "dot", "trace"]
+# (``dot``, ``outer`` and ``trace`` here are the cores of NumPy's, ``ops.mathfuncs``, and of darray.linalg's)
+__all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose"]
 
 
 def _operands(name: str, args: tuple[Any, ...]) -> list[DArray]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -153,13 +153,14 @@ def _frexp(x: Any) -> tuple[DArray, DArray]:
 
 
 def _table_ufunc(name: str, op: Op) -> ufunc:
-    fn = getattr(E, op.name)
+    fn = E.function(op)
     ref = op.ref if isinstance(op.ref, np.ufunc) else None
     numpy_ufunc = getattr(np, name, ref) if isinstance(getattr(np, name, None), np.ufunc) else ref
     identity = numpy_ufunc.identity if numpy_ufunc is not None else None
-    doc = fn.__doc__.replace(f"numpy.{getattr(ref, '__name__', '')}", f"numpy.{name}") if ref is not None \
-        else fn.__doc__
-    return ufunc(name, op.arity, 1, identity, fn, doc or "", numpy_ufunc)
+    doc = fn.__doc__ or ""
+    if ref is not None:
+        doc = doc.replace(f"numpy.{ref.__name__}", f"numpy.{name}")
+    return ufunc(name, op.arity, 1, identity, fn, doc, numpy_ufunc)
 
 
 _TWO_OUTPUTS: dict[str, tuple[int, Callable[..., Any], str]] = {
@@ -177,4 +178,17 @@ UFUNCS: dict[str, ufunc] = {
 BY_NUMPY: dict[Any, ufunc] = {u.numpy: u for u in sorted(UFUNCS.values(), key=lambda u: u.numpy is not None and
                                                          u.numpy.__name__ == u.__name__) if u.numpy is not None}
 globals().update(UFUNCS)
-__all__ = ["ufunc", *UFUNCS]
+if TYPE_CHECKING:  # the ufuncs made above, for type checkers (test_typing keeps this equal to UFUNCS)
+    _ufunc = cast(ufunc, None)
+    abs = absolute = acos = acosh = add = arccos = arccosh = arcsin = arcsinh = arctan = arctan2 = arctanh = _ufunc
+    asin = asinh = atan = atan2 = atanh = bitwise_and = bitwise_count = bitwise_invert = bitwise_left_shift = _ufunc
+    bitwise_not = bitwise_or = bitwise_right_shift = bitwise_xor = cbrt = ceil = conj = conjugate = copysign = _ufunc
+    cos = cosh = deg2rad = degrees = divide = divmod = equal = exp = exp2 = expm1 = fabs = float_power = _ufunc
+    floor = floor_divide = fmax = fmin = fmod = frexp = gcd = greater = greater_equal = heaviside = hypot = _ufunc
+    invert = isfinite = isinf = isnan = lcm = ldexp = left_shift = less = less_equal = log = log10 = log1p = _ufunc
+    log2 = logaddexp = logaddexp2 = logical_and = logical_not = logical_or = logical_xor = maximum = minimum = _ufunc
+    mod = modf = multiply = negative = nextafter = not_equal = positive = pow = power = rad2deg = radians = _ufunc
+    reciprocal = remainder = right_shift = rint = sign = signbit = sin = sinh = spacing = sqrt = square = _ufunc
+    subtract = tan = tanh = true_divide = trunc = _ufunc
+if not TYPE_CHECKING:  # type checkers star-import the public names, declared above
+    __all__ = ["ufunc", *UFUNCS]

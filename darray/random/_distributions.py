@@ -19,6 +19,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import DArray
 from ..ops import elementwise as E
+from ..ops import ufunc as U
 from ..ops.selection import where
 from ..place import Place
 from ._params import LAM_MAX, REQUIRED, Param, finite_range, float_dtype, out_args, place_of, resolve
@@ -39,7 +40,7 @@ class Source(Protocol):
 def _log1p(x: Number) -> Any:
     """log1p of a DArray (elementwise) or of a scalar (a Python float; -inf at -1)."""
     if isinstance(x, DArray):
-        return E.log1p(x)
+        return U.log1p(x)
     with np.errstate(divide="ignore"):
         return float(np.log1p(x))
 
@@ -80,9 +81,9 @@ def _log_gamma(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, a: Number)
     """log of standard_gamma(a), finite for tiny ``a`` too: below 1, log G(a + 1) + log(U) / a
     (-inf where ``a`` is 0)."""
     if not isinstance(a, DArray):
-        return E.log(_gamma(g, s, t, at, a)) if a >= 1 else E.log(_gamma(g, s, t, at, a + 1)) - _e(g, s, t, at) / a
+        return U.log(_gamma(g, s, t, at, a)) if a >= 1 else U.log(_gamma(g, s, t, at, a + 1)) - _e(g, s, t, at) / a
     small, positive = a < 1, a > 0
-    boosted = E.log(_gamma(g, s, t, at, where(small, a + 1, a)))
+    boosted = U.log(_gamma(g, s, t, at, where(small, a + 1, a)))
     return boosted + where(small, where(positive, -_e(g, s, t, at) / where(positive, a, 1), -math.inf), 0)
 
 
@@ -103,20 +104,20 @@ def _symmetric(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, quantile: 
 
 
 def _laplace(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, loc: Number, scale: Number) -> DArray:
-    return _symmetric(g, s, t, at, lambda m: E.log(m + m)) * scale + loc
+    return _symmetric(g, s, t, at, lambda m: U.log(m + m)) * scale + loc
 
 
 def _logistic(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, loc: Number, scale: Number) -> DArray:
-    return _symmetric(g, s, t, at, lambda m: E.log(m / (1 - m))) * scale + loc
+    return _symmetric(g, s, t, at, lambda m: U.log(m / (1 - m))) * scale + loc
 
 
 def _cauchy(g: Source, s: tuple[int, ...], t: np.dtype, at: Place) -> DArray:
-    return _symmetric(g, s, t, at, lambda m: -1 / E.tan(m * math.pi))
+    return _symmetric(g, s, t, at, lambda m: -1 / U.tan(m * math.pi))
 
 
 def _gumbel(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, loc: Number, scale: Number) -> DArray:
     lower, m = _halves(g, s, t, at)
-    return loc - E.log(where(lower, -E.log(m), -E.log1p(-m))) * scale
+    return loc - U.log(where(lower, -U.log(m), -U.log1p(-m))) * scale
 
 
 def _weibull(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, a: Number) -> DArray:
@@ -144,7 +145,7 @@ def _triangular(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, left: Num
 
 def _geometric(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, p: Number) -> DArray:
     """ceil(log(1 - U) / log(1 - p)), at least 1 (p = 1 and U = 0 give 1)."""
-    return E.maximum(E.ceil(-_e(g, s, t, at) / _log1p(-p)), 1)
+    return U.maximum(U.ceil(-_e(g, s, t, at) / _log1p(-p)), 1)
 
 
 def _chisquare(g: Source, s: tuple[int, ...], t: np.dtype, at: Place, df: Number) -> DArray:
@@ -159,7 +160,7 @@ def _noncentral_chisquare(g: Source, s: tuple[int, ...], t: np.dtype, at: Place,
     if not isinstance(df, DArray) and df > 1:
         return _chisquare(g, s, t, at, df - 1) + (_z(g, s, t, at) + nonc ** 0.5) ** 2
     half = where(df > 1, 0, nonc / 2) if isinstance(df, DArray) else nonc / 2
-    lam = E.minimum(half, LAM_MAX) if isinstance(half, DArray) else min(half, LAM_MAX)
+    lam = U.minimum(half, LAM_MAX) if isinstance(half, DArray) else min(half, LAM_MAX)
     mixture = _gamma(g, s, t, at, g._sample("poisson", (lam,), s, _dt.int64, at).astype(t) + df / 2) * 2
     if not isinstance(df, DArray):
         return mixture
@@ -226,7 +227,7 @@ ROWS = (
          "``scale * standard_exponential()``."),
     Dist("standard_cauchy", (), _cauchy, f"Cauchy(0, 1): tan(pi (U - 1/2)), by {_INV}."),
     Dist("lognormal", (_p("mean", 0.0), _p("sigma", 1.0, "ge0")),
-         lambda g, s, t, at, mean, sigma: E.exp(_z(g, s, t, at) * sigma + mean), "``exp(normal(mean, sigma))``."),
+         lambda g, s, t, at, mean, sigma: U.exp(_z(g, s, t, at) * sigma + mean), "``exp(normal(mean, sigma))``."),
     Dist("laplace", (_LOC, _SCALE), _laplace, f"Laplace (double exponential), by {_INV}."),
     Dist("logistic", (_LOC, _SCALE), _logistic, f"``loc + scale * log(U / (1 - U))``, by {_INV}."),
     Dist("gumbel", (_LOC, _SCALE), _gumbel, f"``loc - scale * log(-log(U))``, by {_INV}."),
@@ -235,9 +236,9 @@ ROWS = (
     Dist("wald", (_p("mean", REQUIRED, "gt0"), _p("scale", REQUIRED, "gt0")), _wald,
          "Inverse Gaussian, by Michael, Schucany and Haas's transformation of a normal and a uniform."),
     Dist("weibull", (_p("a", REQUIRED, "ge0"),), _weibull, "``standard_exponential() ** (1 / a)`` (0 where a is 0)."),
-    Dist("pareto", (_p("a", REQUIRED, "gt0"),), lambda g, s, t, at, a: E.expm1(_e(g, s, t, at) / a),
+    Dist("pareto", (_p("a", REQUIRED, "gt0"),), lambda g, s, t, at, a: U.expm1(_e(g, s, t, at) / a),
          "Pareto II (Lomax): ``expm1(standard_exponential() / a)``."),
-    Dist("power", (_p("a", REQUIRED, "gt0"),), lambda g, s, t, at, a: (-E.expm1(-_e(g, s, t, at))) ** (1 / a),
+    Dist("power", (_p("a", REQUIRED, "gt0"),), lambda g, s, t, at, a: (-U.expm1(-_e(g, s, t, at))) ** (1 / a),
          "Power function on [0, 1]: ``(1 - exp(-standard_exponential())) ** (1 / a)``."),
     Dist("triangular", (_p("left"), _p("mode"), _p("right")), _triangular,
          f"Triangular on [left, right] peaking at mode, by {_INV}.", _triangular_check),
@@ -266,7 +267,7 @@ ROWS = (
     Dist("binomial", (_p("n", REQUIRED, "ge0", "notnan", integer=True), _p("p", REQUIRED, "prob")),
          _sampler("binomial", True), "Binomial(n, p) by darray's sampler.", integer=True),
     Dist("negative_binomial", (_p("n", REQUIRED, "gt0", "notnan"), _p("p", REQUIRED, "prob_pos")),
-         lambda g, s, t, at, n, p: _poisson(g, s, t, at, E.minimum(_gamma(g, s, t, at, n) * ((1 - p) / p), LAM_MAX)),
+         lambda g, s, t, at, n, p: _poisson(g, s, t, at, U.minimum(_gamma(g, s, t, at, n) * ((1 - p) / p), LAM_MAX)),
          "``poisson(gamma(n, (1 - p) / p))``: failures before the n-th success.", _negative_binomial_check,
          integer=True),
     Dist("hypergeometric", tuple(_p(n, REQUIRED, "ge0", "notnan", "lt1e9", integer=True) for n in ("ngood", "nbad"))

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import sched
 from .._array import DArray
-from ..ops import elementwise as E
+from ..ops import ufunc as U
 from ..ops.creation import default_float
 from ..ops.searching import searchsorted
 from ..ops.selection import where
@@ -148,7 +148,7 @@ class Generator(Distributions, Multivariate):
         size, dtype, device = out_args(out, size, dtype, device, place, "standard_exponential")
         at = place_of(device, place, "standard_exponential")
         u = self.random(size, float_dtype(dtype, at, "standard_exponential"), device=at)
-        e = -E.log(1 - u)  # 1 - u is exact on random's grid (and log is faster than log1p)
+        e = -U.log(1 - u)  # 1 - u is exact on random's grid (and log is faster than log1p)
         if out is None:
             return e
         out[...] = e
@@ -184,7 +184,7 @@ class Generator(Distributions, Multivariate):
         spans = np.asarray(top - lo + 1, dtype=object)  # 2**64 (every uint64) is the word itself
         mod = asarray(np.where(spans == 2**64, 0, spans).astype(np.uint64), device=at)
         offset = asarray(np.asarray(lo % 2**64, dtype=object).astype(np.uint64).view(np.int64), device=at)
-        drawn = where(mod == 0, words, words % E.maximum(mod, 1)).astype(_dt.int64) + offset
+        drawn = where(mod == 0, words, words % U.maximum(mod, 1)).astype(_dt.int64) + offset
         return drawn.astype(dt)
 
     def _order(self, n: int, place: Place) -> DArray:
@@ -266,7 +266,7 @@ class Generator(Distributions, Multivariate):
             idx = searchsorted(asarray(cdf.astype(u.dtype), device=at), u, side="right")
         else:
             u = self.random((n,), default_float(at), device=at)
-            keys = -E.log(1 - u) / asarray(weights.astype(u.dtype), device=at)  # inf where p is 0: never drawn first
+            keys = -U.log(1 - u) / asarray(weights.astype(u.dtype), device=at)  # inf where p is 0: never drawn first
             idx = argsort(keys)[:count].reshape(shape)
         if pop is None:
             return idx

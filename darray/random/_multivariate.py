@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from ..ops import elementwise as E
+from ..ops import ufunc as U
 from ..ops.decomp import cholesky, eigh, svd
 from ..ops.linalg import matmul
 from ..ops.manipulation import stack
@@ -81,7 +81,7 @@ class Multivariate:
         shape = shape_of(size, op) + a.shape
         weights = asarray(a.astype(dt), device=at)
         logs = _log_gamma(self, shape, dt, at, weights)
-        w = where(weights > 0, E.exp(logs - logs.max(axis=-1, keepdims=True)), 0)  # alpha 0: 0, as NumPy's
+        w = where(weights > 0, U.exp(logs - logs.max(axis=-1, keepdims=True)), 0)  # alpha 0: 0, as NumPy's
         total = w.sum(axis=-1, keepdims=True)
         return w / where(total > 0, total, 1)
 
@@ -137,12 +137,12 @@ class Multivariate:
         psd = True
         if method == "svd":
             u, s, vh = svd(c)
-            factor = u * E.sqrt(s)
+            factor = u * U.sqrt(s)
             if check_valid != "ignore":
                 psd = np.allclose(((vh.T * s) @ vh).get(), c.get(), rtol=tol, atol=tol)
         elif method == "eigh":
             s, u = eigh(c)
-            factor = u * E.sqrt(E.absolute(s))
+            factor = u * U.sqrt(U.absolute(s))
             psd = check_valid == "ignore" or not np.any(s.get() < -tol)
         else:
             factor = cholesky(c)

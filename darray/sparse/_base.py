@@ -20,8 +20,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from ..ops import elementwise as E
 from ..ops import reduction as R
+from ..ops import ufunc as U
 from ..ops.creation import default_float, zeros
 from ..ops.indexing import nonzero
 from ..place import Place, PlaceLike, parse
@@ -118,15 +118,15 @@ def _astype(data: DArray, dtype: Any) -> DArray:
 
 
 def _power(data: DArray, k: Any) -> DArray:
-    return E.pow(data, _scalar(k, "power"))
+    return U.pow(data, _scalar(k, "power"))
 
 
 # name -> (docstring, function of (data, *args), nonlinear): operations on the values alone,
 # structure kept; a nonlinear one sums duplicates first (linear ones give the same matrix either way)
 _DATA_OPS: dict[str, tuple[str, Callable[..., DArray], bool]] = {
-    "__neg__": ("-A, in A's format.", E.negative, False),
-    "__abs__": ("abs(A): moduli of the values (complex gives real), in A's format.", E.abs, True),
-    "conj": ("Complex conjugate, in A's format. See also: scipy.sparse.csr_matrix.conj.", E.conj, False),
+    "__neg__": ("-A, in A's format.", U.negative, False),
+    "__abs__": ("abs(A): moduli of the values (complex gives real), in A's format.", U.abs, True),
+    "conj": ("Complex conjugate, in A's format. See also: scipy.sparse.csr_matrix.conj.", U.conj, False),
     "power": ("Elementwise ``A ** k`` of the stored values (scalar k), in A's format.", _power, True),
     "astype": ("A copy with values of ``dtype`` (integers: the default float), in A's format.", _astype, True),
     "__mul__": ("``A * scalar``: scaled values (a non-scalar is a TypeError: use @ or multiply).",

@@ -16,6 +16,7 @@ from .. import lazy
 from .._array import DArray
 from ..jit import jit
 from ..ops import elementwise as E
+from ..ops import ufunc as U
 from ..ops.creation import zeros_like
 from ..ops.linalg import vecdot
 from ..place import CLPlace, runtime
@@ -59,8 +60,8 @@ def _iterations(A: SparseMatrix, M: Any, x: DArray, r: DArray, p: DArray, rz: DA
     ``count`` below ``stop``, else leaves every value as it is (``where``), so the values and the
     count are those of a loop that stops there."""
     for _ in range(steps):
-        norm = E.sqrt(E.real(rz if kind == "none" else vecdot(r, r)))  # without M, rz is r.r
-        go = E.logical_and(norm > limit, count < stop)
+        norm = U.sqrt(E.real(rz if kind == "none" else vecdot(r, r)))  # without M, rz is r.r
+        go = U.logical_and(norm > limit, count < stop)
         q = A @ p
         alpha = rz / vecdot(p, q)
         x, r = E.where(go, x + alpha * p, x), E.where(go, r - alpha * q, r)
@@ -127,4 +128,4 @@ def cg(A: SparseMatrix, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: floa
 
 def _norm(v: DArray) -> float:
     """The 2-norm of ``v``, read back."""
-    return float(E.sqrt(E.real(vecdot(v, v))))
+    return float(U.sqrt(E.real(vecdot(v, v))))
