@@ -36,8 +36,6 @@ from .render import (
 from .spec import Instr, KernelSpec, Operand, Reduction, Ref
 
 REDUCE_NAME = "reduce"
-COMBINE = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
-           "all": "logical_and"}
 LANES = 8    # independent accumulators per chunked work-item (one float8 where the body vectorises)
 BLOCK = 16   # float sums: terms per lane summed into a fresh block accumulator before joining acc
 GROUP = 16   # group kernels: work-items of a work-group that share a task (a SIMD group of Intel's runtime)
@@ -52,16 +50,16 @@ Element = Callable[[int, str, str], list[str]]
 
 
 def identity(op: str, dt: np.dtype) -> str:
-    """C literal of the neutral start value of ``op`` in ``dt``."""
+    """C literal of the neutral start value of ``op`` in ``dt`` (``table.FOLDS``; a user fold's own)."""
     t = ctype(dt)
     custom = user.get(op)
     if custom is not None:
         return f"(({t})({custom.identity}))"
-    if op in ("sum", "any"):
-        return f"({t})(0)" if dt.kind != "c" else f"({t})(0, 0)"
-    if op in ("prod", "all"):
-        return f"({t})(1)" if dt.kind != "c" else f"({t})(1, 0)"
-    low = op in ("max", "argmax")
+    fold = table.FOLDS[op]
+    if fold.identity is not None:
+        one = int(fold.identity)
+        return f"({t})({one})" if dt.kind != "c" else f"({t})({one}, 0)"
+    low = fold.low
     if dt.kind == "f":
         return f"({t})({'-' if low else ''}INFINITY)"
     if dt.kind == "c":
@@ -91,19 +89,27 @@ def _arg_take(op: str, dt: np.dtype, v: str, vi: str, acc: str, best: str) -> st
 
 _VECTOR_STEP = {"max": "select({1}, {0}, ({0} > {1}) | ({0} != {0}))",
                 "min": "select({1}, {0}, ({0} < {1}) | ({0} != {0}))"}
-_BETTER = {"max": ">", "min": "<", "argmax": ">", "argmin": "<"}
+def _combine(op: str) -> str:
+    """The elementwise op joining two partials of reduction ``op`` (a user fold: its own op)."""
+    fold = table.FOLDS.get(op)
+    return fold.combine if fold is not None and fold.combine is not None else op
+
+
+def _better(op: str) -> str:
+    """The C comparison by which a value beats the best so far in max/min/argmax/argmin."""
+    return ">" if table.FOLDS[op].low else "<"
 
 
 def _extreme(op: str, s: str, x: str) -> str:
     """float8 max/min of ``s`` and ``x`` as one compare and blend (NaN not propagated: the
     caller keeps a NaN mask ``nn |= x != x``, cheaper than a NaN test per fold)."""
-    return f"({x} {_BETTER[op]} {s}) ? {x} : {s}"
+    return f"({x} {_better(op)} {s}) ? {x} : {s}"
 
 
 def _arg_better(op: str, x: str, s: str) -> str:
     """int8 mask: lanes where ``x`` replaces ``s`` in argmax/argmin of float8 values seen in
     increasing index order (strictly better, or the first NaN; ties keep the earlier index)."""
-    return f"((({x}) {_BETTER[op]} ({s})) | ((({x}) != ({x})) & (({s}) == ({s}))))"
+    return f"((({x}) {_better(op)} ({s})) | ((({x}) != ({x})) & (({s}) == ({s}))))"
 
 
 def _step(spec: KernelSpec, a: str, b: str, vector: bool = False) -> str:
@@ -114,7 +120,7 @@ def _step(spec: KernelSpec, a: str, b: str, vector: bool = False) -> str:
     assert red is not None
     if vector and red.op in _VECTOR_STEP:
         return _VECTOR_STEP[red.op].format(a, f"({b})")
-    return table.c(Instr(COMBINE.get(red.op, red.op), (), red.acc), (red.acc, red.acc), (a, f"({b})"))
+    return table.c(Instr(_combine(red.op), (), red.acc), (red.acc, red.acc), (a, f"({b})"))
 
 
 def _fold(spec: KernelSpec, lane: int | str, value: str, vi: str, into: str = "acc",
@@ -148,7 +154,7 @@ def _vectorisable(spec: KernelSpec, ops: tuple[str, ...], patterns: str = "c0") 
     dts = {o.dtype for o in spec.inputs} | {spec.outputs[0][0].dtype} | {i.dtype for i in spec.body} \
         | set(spec.scalars) | {red.acc}
     fold = table.vector(red.op) and "sum" in ops if user.get(red.op) is not None else \
-        red.op in ops and (red.arg or table.vector(COMBINE[red.op]))
+        red.op in ops and (red.arg or table.vector(_combine(red.op)))
     body = all(table.vector(i.op) for i in spec.body)
     return red.chunked and fold and dts == {_FLOAT32} and body and all(o.pattern in patterns for o in spec.inputs)
 

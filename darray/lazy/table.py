@@ -4,7 +4,8 @@ ops); lazy sits below ops and never imports it (the one import direction).
 
 Renderers ask by op name: :func:`c` gives one SSA instruction's C expression, :func:`vector`
 whether it may run on float4/float8 operands, :func:`widen` whether vector code passes it scalar
-arguments as vectors; the host engine computes op ``op`` with NumPy's :func:`ref`.
+arguments as vectors; the host engine computes op ``op`` with NumPy's :func:`ref`. The built-in
+reductions' facts are the rows of :data:`FOLDS`.
 """
 from __future__ import annotations
 
@@ -71,3 +72,35 @@ def ref(op: str) -> Callable[..., Any]:
     if found is None:
         raise KeyError(f"darray.lazy: op {op!r} has no NumPy reference")
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class FoldFacts:
+    """One built-in reduction's facts, read by ``ops.reduction`` (NumPy's rules), the renderers (C
+    folds) and the host engine. ``combine``: the elementwise op joining two partials (None: an arg
+    reduction, which compares); ``identity``: the neutral start, or None where the start is the
+    dtype's lowest (``low``) or highest value; ``numpy``: NumPy's function, ``dtype=`` taken where
+    ``accumulates``; ``empty``: an empty reduction's result (None: NumPy raises, naming ``ufunc``);
+    ``initial``: NumPy takes ``initial=`` (joined by ``combine``)."""
+
+    combine: str | None
+    identity: bool | int | None
+    numpy: Callable[..., Any]
+    empty: bool | float | None
+    low: bool = False
+    accumulates: bool = False
+    initial: bool = False
+    ufunc: str = ""
+
+
+FOLDS: dict[str, FoldFacts] = {
+    "sum": FoldFacts("add", 0, np.sum, 0, accumulates=True, initial=True, ufunc="add"),
+    "prod": FoldFacts("multiply", 1, np.prod, 1, accumulates=True, initial=True, ufunc="multiply"),
+    "mean": FoldFacts("add", None, np.mean, np.nan, accumulates=True),  # (folded as a sum: no start of its own)
+    "max": FoldFacts("maximum", None, np.max, None, low=True, initial=True, ufunc="maximum"),
+    "min": FoldFacts("minimum", None, np.min, None, initial=True, ufunc="minimum"),
+    "any": FoldFacts("logical_or", False, np.any, False, ufunc="logical_or"),
+    "all": FoldFacts("logical_and", True, np.all, True, ufunc="logical_and"),
+    "argmax": FoldFacts(None, None, np.argmax, None, low=True),
+    "argmin": FoldFacts(None, None, np.argmin, None),
+}

@@ -19,10 +19,11 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
-from .._typing import ArrayLike, DTypeLike, Scalar
+from .._typing import ArrayLike, DTypeLike
 from ..dim import Dim, normalize_axes
 from ..lazy import at_once, host, host_sum
 from ..lazy.reduce import reduce as _device_reduce
+from ..lazy.table import FOLDS
 from ..place import CLPlace
 from ..transfer.convert import asarray, from_numpy, input_term
 from . import _dispatch as D
@@ -33,10 +34,6 @@ from .creation import full
 __all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "argmin", "argmax", "any", "all",
            "count_nonzero", "ptp"]
 
-_NUMPY: dict[str, Callable[..., Any]] = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any,
-                                         "all": np.all, "argmax": np.argmax, "argmin": np.argmin, "mean": np.mean}
-_EMPTY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": np.nan}
-_NAMES = {"max": "maximum", "min": "minimum"}
 
 
 def _sum_dtype(dt: np.dtype) -> np.dtype:
@@ -88,9 +85,9 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> DA
     plain = dtype is None and (axis is None or type(axis) is int or (type(axis) is tuple and _ints(axis)))
     layout = _layout if plain else _layout.__wrapped__  # cache plain ints only (True == 1 must still raise)
     axes, out_dt, shape, k, m = layout(op, x.shape, x.dtype, axis, bool(keepdims), dtype)
-    if k == 0 and op not in _EMPTY:  # NumPy: an empty reduced axis raises, even for an empty output
+    if k == 0 and FOLDS[op].empty is None:  # NumPy: an empty reduced axis raises, even for an empty output
         what = f"attempt to get {op} of an empty sequence" if op.startswith("arg") else \
-            f"zero-size array to reduction operation {_NAMES.get(op, op)} which has no identity"
+            f"zero-size array to reduction operation {FOLDS[op].ufunc} which has no identity"
         raise ValueError(f"darray {op}: {what}")
     return D.implementation("reduce", x.place)(op, x, axis, axes, out_dt, shape, k, m, keepdims)
 
@@ -115,7 +112,8 @@ def _reduce_cl(op: str, x: DArray, axis: Any, axes: tuple[int, ...], out_dt: np.
         total = _reduce("sum", x, axes, keepdims, out_dt)
         return E.apply("divide", total, float(k)).astype(out_dt)
     if m == 0 or k == 0:
-        fill = _EMPTY.get(op, 0)
+        empty = FOLDS[op].empty
+        fill: complex = 0 if empty is None else empty  # (None: an empty output of one that raises on none)
         if op == "mean" and out_dt.kind == "c":
             fill = complex(np.nan, np.nan)  # NumPy: 0 / 0 in both parts
         return full(shape, fill, dtype=out_dt, device=x.place)
@@ -159,19 +157,19 @@ def _exact(op: str, dt: np.dtype) -> bool:
 
 def _on_host(op: str, axis: Any, axes: tuple[int, ...], out_dt: np.dtype, keepdims: bool, v: np.ndarray) -> Any:
     """NumPy's ``op`` over the host view ``v`` (arguments as :func:`_reduce_cpu`'s)."""
-    if op.startswith("arg"):
-        return _NUMPY[op](v, axis=None if axis is None else axes[0], keepdims=keepdims)
-    return _NUMPY[op](v, axis=axes, keepdims=keepdims, **({"dtype": out_dt} if op in ("sum", "prod", "mean") else {}))
-_IDENTITY: dict[str, Scalar] = {"sum": 0, "prod": 1, "any": False, "all": True}
-_WITH_INITIAL = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+    f = FOLDS[op]
+    if f.combine is None:  # argmax, argmin
+        return f.numpy(v, axis=None if axis is None else axes[0], keepdims=keepdims)
+    return f.numpy(v, axis=axes, keepdims=keepdims, **({"dtype": out_dt} if f.accumulates else {}))
 
 
 def _masked(op: str, x: DArray, where: Any, initial: Any) -> DArray:
     """``x`` with the elements ``where`` masks out replaced by the reduction's identity (or ``initial``,
     which max and min need, as NumPy), broadcast to the mask's shape."""
-    fill = _IDENTITY.get(op, initial)  # initial joins the result once, after the reduction
+    f = FOLDS[op]
+    fill = initial if f.identity is None else f.identity  # initial joins the result once, after the reduction
     if fill is None:
-        raise ValueError(f"darray {op}: reduction operation {_NAMES.get(op, op)!r} does not have an identity, so to "
+        raise ValueError(f"darray {op}: reduction operation {f.ufunc!r} does not have an identity, so to "
                          "use a where mask one has to specify 'initial'")
     return E.apply("where", where, x, fill)
 
@@ -191,7 +189,7 @@ def _numpy_reduce(op: str, x: Any, axis: Any, dtype: Any, out: Any, keepdims: bo
             return finish(op, full(shape, initial, dtype=x.dtype, device=x.place), out)
     result = _reduce(op, x, axis, keepdims, dtype)
     if initial is not None:
-        result = E.apply(_WITH_INITIAL[op], result, initial).astype(result.dtype, copy=False)
+        result = E.apply(cast(str, FOLDS[op].combine), result, initial).astype(result.dtype, copy=False)
     return finish(op, result, out)
 
 
