@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -278,6 +279,11 @@ def _recorded(p: Program, table: list[Any], queue: cl.CommandQueue, wait_for: li
     return cb.run([], wait_for)
 
 
+def _call(call: Callable[[cl.CommandQueue, list[Any]], object], args: list[Any], queue: cl.CommandQueue) -> None:
+    """A recorded library call over its bound buffers (``Recorder.library``)."""
+    call(queue, args)
+
+
 def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]:
     """Run ``p`` on the caller's arrays; the result leaves (new DArrays, inputs, constants)."""
     assert p.fixed is not None  # set by _plan
@@ -303,15 +309,12 @@ def replay(p: Program, leaves: Sequence[DArray], groups: list[int]) -> list[Any]
                 wait_for = None
                 continue
             k = r.kernel
-            if k is None:  # a library call, as sched.launch_call: a barrier before, a marker after
+            if k is None:  # a library call, enqueued as sched.launch_call's
                 args = r.args
                 for i, s in r.binds:
                     args[i] = table[s]
-                if wait_for:
-                    cl.enqueue_barrier(queue, wait_for=wait_for)
                 assert r.call is not None  # a step is a copy, a call or a kernel
-                r.call(queue, args)
-                ev = cl.enqueue_marker(queue)
+                ev = sched.enqueue_call(partial(_call, r.call, args), queue, wait_for)
             else:
                 for i, s in r.binds:
                     k.set_arg(i, table[s])

@@ -16,6 +16,7 @@ from ._streams import (
                        all_streams,
                        current_stream,
                        default_stream,
+                       enqueue_call,
                        is_done,
                        launch,
                        launch_call,
@@ -33,6 +34,7 @@ from ._streams import (
 )
 
 __all__ = ["HOST", "Stream", "Entry", "stream", "current_stream", "default_stream", "transfer_stream", "launch",
-           "launch_call", "launch_kernel", "run_host", "synchronize", "wait", "wait_written", "wait_idle", "is_done",
-           "live", "Launch", "dependencies", "levels", "run", "Profiler", "profile", "all_streams", "Dynamic",
-           "Recorder", "Slot", "Step", "capturing", "extent", "recording", "settled", "share", "refuse", "suspended"]
+           "enqueue_call", "launch_call", "launch_kernel", "run_host", "synchronize", "wait", "wait_written",
+           "wait_idle", "is_done", "live", "Launch", "dependencies", "levels", "run", "Profiler", "profile",
+           "all_streams", "Dynamic", "Recorder", "Slot", "Step", "capturing", "extent", "recording", "settled",
+           "share", "refuse", "suspended"]

@@ -48,6 +48,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 import pyopencl as cl
@@ -356,13 +357,19 @@ def launch_call(name: str, call: Callable[[cl.CommandQueue], object], *, place: 
     A barrier on the wait list goes before it and a marker after it; the marker is the entry's
     event (so the profiler's device time of such a launch is the marker's, not the call's).
     """
-    def enqueue(queue: cl.CommandQueue, wait_for: list[cl.Event] | None) -> cl.Event:
-        if wait_for:
-            cl.enqueue_barrier(queue, wait_for=wait_for)
-        call(queue)
-        return cl.enqueue_marker(queue)
+    return launch(name, partial(enqueue_call, call), place=place, reads=reads, writes=writes, stream=stream,
+                  nbytes=nbytes)
 
-    return launch(name, enqueue, place=place, reads=reads, writes=writes, stream=stream, nbytes=nbytes)
+
+def enqueue_call(call: Callable[[cl.CommandQueue], object], queue: cl.CommandQueue,
+                 wait_for: list[cl.Event] | None) -> cl.Event:
+    """Enqueue a library call that takes no wait list and returns no event in order: a barrier on
+    ``wait_for`` before it, a marker after it (the event returned). :func:`launch_call`'s command,
+    and a replayed ``da.jit`` program's for a recorded library call."""
+    if wait_for:
+        cl.enqueue_barrier(queue, wait_for=wait_for)
+    call(queue)
+    return cl.enqueue_marker(queue)
 
 
 HOST = -1  # the stream id the profiler gives work run on the calling thread (run_host)
