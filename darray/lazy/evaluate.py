@@ -191,6 +191,8 @@ def decisions(roots: list[Node], place: Any, shape: tuple[int, ...], every: bool
     about what writing it and reading it back does), as is one of another shape (broadcast into the
     kernel: its store would be a pass of its own). A reduction stores nothing (``reduce.reduce``).
     ``every``: the recomputed ones too (``explain``)."""
+    if len(roots) == 1 and roots[0].size == 1:  # one op over settled terms: no pending node below it
+        return []
     found: dict[int, DArray] = {}
     for r in roots:
         for alloc in r.reads:
