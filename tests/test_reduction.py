@@ -12,6 +12,7 @@ float64 reference.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import warnings
 
 import numpy as np
@@ -23,6 +24,7 @@ from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import darray as da
+from darray.lazy.table import FOLDS
 
 # conftest runs this module lazily and eagerly. Tests whose inputs are materialised arrays
 # launch the same reduction kernels in both modes, so they are marked ``lazy_only`` and run
@@ -932,3 +934,25 @@ def test_ddof_and_correction() -> None:
     with pytest.raises(ValueError, match="ddof and correction"):
         da.var(x, ddof=1, correction=1)
     assert_same(da.sum(x), np.sum(a))  # the next call works
+
+
+@pytest.mark.parametrize("op", sorted(FOLDS))
+def test_fold_rows_agree_with_numpy(op):
+    """Each row of ``lazy.table.FOLDS`` states NumPy's facts: the combining ufunc's identity, an empty
+    reduction's result (or NumPy's ValueError), whether NumPy takes ``initial=`` and ``dtype=``."""
+    f = FOLDS[op]
+    if f.combine is not None and f.identity is not None:
+        assert getattr(np, f.combine).identity == f.identity
+    if f.ufunc:
+        assert f.ufunc == f.combine
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            empty = f.numpy(np.zeros(0))
+        except ValueError:
+            empty = None
+    assert (empty is None) == (f.empty is None)
+    if empty is not None:
+        np.testing.assert_equal(empty, f.empty)
+    params = inspect.signature(f.numpy).parameters
+    assert ("initial" in params) == f.initial and ("dtype" in params) == f.accumulates
