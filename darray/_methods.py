@@ -155,18 +155,9 @@ def _to_device(self: DArray, device: PlaceLike, /, *, stream: Any = None) -> DAr
     return to_place(self, parse(device))
 
 
-def _ordered(x: DArray, order: str, source: DArray) -> DArray:
-    """``x`` (a new C-contiguous array) in the memory order ``order`` asks for: "F", or "A"/"K" for a
-    Fortran-contiguous ``source``, gives a Fortran-contiguous copy."""
-    fortran = order == "F" or (order in ("A", "K") and source._dim.is_f_contiguous and not
-                               source._dim.is_c_contiguous)
-    return manipulation.transpose(astype(manipulation.transpose(x), x._dtype, copy=True)) \
-        if fortran and x.ndim > 1 else x
-
-
 def _copy(self: DArray, order: str = "C") -> DArray:
     """A new array with the same values, C-contiguous (``order="F"``: Fortran; ``"A"``/``"K"``: as self)."""
-    return _ordered(astype(self, self._dtype, copy=True), order, self)
+    return astype(self, self._dtype, copy=True, order=order)
 
 
 def _astype(self: DArray, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
@@ -177,8 +168,7 @@ def _astype(self: DArray, dtype: Any, order: str = "K", casting: str = "unsafe",
     if casting != "unsafe" and not _dt.can_cast(self._dtype, dt, casting=casting):
         raise TypeError(f"darray astype: Cannot cast array data from {self._dtype} to {dt} according to the rule "
                         f"{casting!r}")
-    out = astype(self, dt, copy=copy)
-    return out if out is self or order in ("K", "A") and not copy else _ordered(out, order, self)
+    return astype(self, dt, copy=copy, order=order)
 
 
 def _tolist(self: DArray) -> Any:

@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import DEVICE_DTYPES, assert_same, shapes
+from helpers import DEVICE_DTYPES, assert_same, shapes, viewed
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -416,3 +416,43 @@ def test_get_from_threads(read_path, cl_place):
             same_bits(got, host[i:])
 
 
+
+
+_ORDER_CALLS = {  # name -> (xp, array, order) -> the new array, as a NumPy user writes each
+    "asarray": lambda xp, x, o: xp.asarray(x, order=o),
+    "asarray_copy": lambda xp, x, o: xp.asarray(x, order=o, copy=True),
+    "array": lambda xp, x, o: xp.array(x, order=o or "K"),
+    "array_no_copy": lambda xp, x, o: xp.array(x, order=o or "K", copy=None),
+    "copy": lambda xp, x, o: xp.copy(x, order=o or "K"),
+    "method_copy": lambda xp, x, o: x.copy(order=o or "C"),
+    "astype": lambda xp, x, o: x.astype(np.float32, order=o or "K"),
+    "astype_no_copy": lambda xp, x, o: x.astype(x.dtype, order=o or "K", copy=False),
+}
+
+
+@given(data=st.data(), call=st.sampled_from(sorted(_ORDER_CALLS)), order=st.sampled_from([None, "C", "F", "A", "K"]))
+def test_memory_order_as_numpy(data, call, order):
+    """``order=`` of the conversions and copies over C, Fortran and strided views (transposed,
+    reversed, sliced): the values, and ``flags.c_contiguous``/``f_contiguous`` as NumPy's, where
+    NumPy's result is one of the two (its "K" copy of another strided layout keeps that layout's
+    axis order; darray's is C-contiguous)."""
+    base, view = data.draw(viewed(np.float64, min_dims=1))
+    want = _ORDER_CALLS[call](np, view(base), order)
+    got = _ORDER_CALLS[call](da, view(da.asarray(base)), order)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    if want.flags.c_contiguous or want.flags.f_contiguous or np.shares_memory(want, base):  # (no copy: the view)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+def test_memory_order_errors_and_host_layouts():
+    """An order NumPy lacks is NumPy's ValueError; a Fortran-contiguous NumPy array stays so on the
+    device (order "K"), and ``copy=False`` with an order the array is not in raises."""
+    x = da.asarray(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(ValueError):
+        da.asarray(x, order="Q")
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    got = da.asarray(f)
+    assert got.flags.f_contiguous and not got.flags.c_contiguous
+    np.testing.assert_array_equal(got.get(), f)
+    with pytest.raises(ValueError, match="copy"):
+        da.asarray(x, order="F", copy=False)

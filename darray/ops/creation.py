@@ -190,16 +190,12 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     """``object`` as a new DArray (``copy=None``: only when needed; ``copy=False``: ValueError when
     needed), with at least ``ndmin`` dimensions; ``order="F"`` gives a Fortran-contiguous copy.
     See also: numpy.array."""
-    x = asarray(object, dtype=dtype, device=device, copy=copy)
+    x = asarray(object, dtype=dtype, device=device, copy=copy, order=order)
     if ndmax and x.ndim > ndmax:
         raise TypeError(f"darray array: ndmax={ndmax} would make an object array of {x.ndim}-d input (darray "
                         "has no object arrays)")
     if ndmin > x.ndim:
         x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
-    if order == "F" and x.ndim > 1 and not x._dim.is_f_contiguous:
-        x = x.T.copy().T
-    elif order == "C" and not x._dim.is_c_contiguous:
-        x = x.copy()
     return x
 
 
@@ -231,8 +227,8 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None, *, de
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> DArray:  # noqa: A001
-    """A copy of ``a`` (C order; ``order="F"`` Fortran order). See also: numpy.copy."""
-    return array(a, copy=True, order="F" if order == "F" else "K")
+    """A copy of ``a`` in memory order ``order`` (``transfer.convert.fortran``). See also: numpy.copy."""
+    return array(a, copy=True, order=order)
 
 
 def identity(n: int, dtype: Any = None, *, like: Any = None, device: PlaceLike = None) -> DArray:

@@ -55,7 +55,11 @@ def full(shape: Any, value: np.ndarray, place: Place, op: str) -> DArray:
 
 
 def from_numpy(host: np.ndarray, place: Place) -> DArray:
-    """A contiguous copy of a NumPy array on ``place``."""
+    """A copy of a NumPy array on ``place``: C-contiguous, Fortran-contiguous for a ``host`` that is
+    Fortran- and not C-contiguous (NumPy's order "K" for the two layouts)."""
+    if host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous:
+        t = from_numpy(host.T, place)
+        return DArray(t._alloc, t._dim.transpose(), t._dtype, place)
     dtype = _dt.as_dtype(host.dtype, "asarray")
     dim = Dim.trusted(host.shape) if host.ndim <= MAX_RANK else Dim.contiguous(host.shape)  # (raises: rank)
     check_dtype(dtype, place, "asarray")
@@ -146,22 +150,50 @@ def to_place(x: DArray, place: Place) -> DArray:
     return from_numpy(to_numpy(x), place)
 
 
-def astype(x: DArray, dtype: np.dtype, *, copy: bool) -> DArray:
-    """``x`` converted to ``dtype`` in a new contiguous array (``x`` itself when allowed and possible)."""
-    if not copy and dtype == x._dtype:
+ORDERS = ("C", "F", "A", "K")
+
+
+def fortran(x: DArray, order: str | None) -> bool:
+    """Whether a new array made from ``x`` in memory order ``order`` is Fortran-contiguous, as
+    NumPy's: "F"; "A" and "K" (None: "K") for a Fortran-contiguous ``x`` that is not C-contiguous.
+    (Where NumPy's "K" keeps another strided layout's axis order, darray's copy is C-contiguous.)"""
+    d = x._dim
+    return len(d.shape) > 1 and (order == "F" or (order != "C" and d.is_f_contiguous and not d.is_c_contiguous))
+
+
+def laid_out(x: DArray, order: str | None) -> bool:
+    """Whether ``x`` already is in the memory order ``order`` asks of it (NumPy's no-copy test: "A"
+    and "K" take any layout); ValueError for an order NumPy does not have."""
+    if order == "C":
+        return x._dim.is_c_contiguous
+    if order == "F":
+        return x._dim.is_f_contiguous
+    if order not in ORDERS and order is not None:
+        raise ValueError(f"darray: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    return True
+
+
+def astype(x: DArray, dtype: np.dtype, *, copy: bool, order: str | None = "C") -> DArray:
+    """``x`` converted to ``dtype`` in a new array, C- or Fortran-contiguous by ``order``
+    (:func:`fortran`); ``x`` itself where ``copy`` is False and it is already so."""
+    if laid_out(x, order) and not copy and dtype == x._dtype:
         return x
     check_dtype(dtype, x._place, "astype")
-    return implementation("convert.astype", x._place)(x, dtype)
+    return implementation("convert.astype", x._place)(x, dtype, fortran(x, order))
 
 
 @register("convert.astype", "cpu")
-def _astype_cpu(x: DArray, dtype: np.dtype) -> DArray:
-    return from_numpy(x._host_view().astype(dtype), x._place)
+def _astype_cpu(x: DArray, dtype: np.dtype, f: bool) -> DArray:
+    return from_numpy(x._host_view().astype(dtype, order="F" if f else "C"), x._place)
 
 
 @register("convert.astype", "cl")
-def _astype_cl(x: DArray, dtype: np.dtype) -> DArray:
-    out = empty(x.shape, dtype, x._place)
+def _astype_cl(x: DArray, dtype: np.dtype, f: bool) -> DArray:
+    if f:  # into the transpose of a C-contiguous array of the reversed shape
+        t = empty(x.shape[::-1], dtype, x._place)
+        out = DArray(t._alloc, t._dim.transpose(), dtype, x._place)
+    else:
+        out = empty(x.shape, dtype, x._place)
     return run_into(input_term(x), out, "astype" if dtype != x._dtype else "copy")
 
 
@@ -327,19 +359,19 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Plac
     if isinstance(a, DArray):
         place = parse(device) if device is not None else a._place
         same = place == a._place and (want is None or want == a._dtype)
-        if same and not copy:
+        if same and not copy and laid_out(a, order):
             return a
         if copy is False:
-            raise ValueError("darray asarray: copy=False but a copy is needed (other place or dtype)")
+            raise ValueError("darray asarray: copy=False but a copy is needed (other place, dtype or order)")
         moved = to_place(a, place)
-        return astype(moved, want or a._dtype, copy=moved is a)
+        return astype(moved, want or a._dtype, copy=moved is a or not laid_out(moved, order), order=order)
     place = parse(device)
     if copy is False:
         raise ValueError("darray asarray: copy=False cannot wrap host data on a device without copying")
     if isinstance(a, (bool, int, float, complex)) and want is None:
         want = _dt.result_type(a)
     try:
-        host = np.asarray(a, dtype=want)
+        host = np.asarray(a, dtype=want, order=order)
     except OverflowError as err:
         raise OverflowError(f"darray asarray: {err}") from err
     if not host.dtype.isnative:
