@@ -93,10 +93,10 @@ class View:
 
 @st.composite
 def viewed(draw: Any, dtype: Any, min_dims: int = 0, max_dims: int = 3, max_side: int = 6,
-           elements: Any = None) -> tuple[np.ndarray, View]:
+           elements: Any = None, min_side: int = 0) -> tuple[np.ndarray, View]:
     """(base, view): a NumPy array and a view recipe for it. Test ``body(np, view(base))`` against
     ``body(da, view(da.asarray(base)))`` (``check_view``) so darray reads a real strided view."""
-    base = draw(arrays(dtype, shapes(min_dims, max_dims, 0, max_side), elements=elements))
+    base = draw(arrays(dtype, shapes(min_dims, max_dims, min_side, max_side), elements=elements))
     keys = tuple(slice(draw(st.integers(0, max(n - 1, 0))) if step > 0 else None, None, step)
                  for n, step in ((n, draw(st.sampled_from([1, 1, 2, 3, -1, -2]))) for n in base.shape))
     return base, View(keys, tuple(draw(st.permutations(range(base.ndim)))))
