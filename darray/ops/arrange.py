@@ -156,12 +156,14 @@ def triu(m: Any, k: int = 0) -> DArray:
 
 
 @named
-def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple[DArray, ...]:
-    """Coordinate arrays from coordinate vectors (new arrays; inputs are flattened).
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[DArray, ...] | list[DArray]:
+    """Coordinate arrays from coordinate vectors (inputs are flattened).
 
     ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix. ``sparse``: each
-    output keeps its own axis only (size 1 on the others); ``copy=False``: views (broadcast).
-    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list).
+    output keeps its own axis only (size 1 on the others); ``copy=False``: views of the inputs
+    (broadcast unless ``sparse``). A tuple, as NumPy 2 returns, except a list for ``sparse=True,
+    copy=False``, as NumPy's (the Array API says a list). See also: numpy.meshgrid.
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
@@ -173,6 +175,8 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
     grids = [reshape(x, tuple(x.size if order[p] == a else 1 for p in range(len(xs)))) for a, x in enumerate(xs)]
     if not sparse:  # (writeable views, as NumPy's)
         grids = [g._view(g._dim.broadcast_to(shape)) for g in grids]
+    elif not copy:
+        return grids
     return tuple(reshape(g, g.shape, copy=True) if copy else g for g in grids)
 
 
