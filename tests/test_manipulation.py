@@ -286,6 +286,25 @@ def test_meshgrid(any_place, data):
                 assert (g._alloc is x._alloc) == np.shares_memory(w, h), "view where NumPy copies, or the reverse"
 
 
+REPS = st.one_of(st.integers(-1, 3), st.sampled_from([1.0, 2.0, 2.5, True, False, None, "2", 1j, np.float64(1),
+                                                     np.int8(2), np.array(2), np.array([[2]]), np.array([[1, 1]])]),
+                 st.lists(st.sampled_from([0, 1, 2, 1.0, True, 2.0, -1]), max_size=4).map(tuple))
+
+
+@given(data=st.data())
+def test_tile_counts_as_numpy(any_place, data):
+    """tile's ``reps`` read as NumPy reads them, for arrays (views) and Python input: counts equal to
+    1 (1.0, True) copy an array, other non-integers are a TypeError, a negative one a ValueError."""
+    reps = data.draw(REPS, label="reps")
+    if data.draw(st.booleans(), label="python input"):
+        value = data.draw(st.sampled_from([5, [1, 2], [[1.5], [2.5]]]), label="value")
+        compare(lambda xp, v: xp.tile(v, reps), value, value)
+        return
+    shape = data.draw(shapes(0, 3, 0, 3), label="shape")
+    host, x = operand(data, any_place, pick_dtype(data, any_place, "tile"), shape)
+    compare(lambda xp, v: xp.tile(v, reps), host, x)
+
+
 # -- ranks 0 and 9 -------------------------------------------------------------------------
 
 RANK9: list[tuple[str, Body]] = [

@@ -82,13 +82,32 @@ def tile(A: Any, reps: int | Sequence[int]) -> DArray:
     """``x`` repeated ``repetitions`` times along each axis (a new array).
 
     Leading axes of size 1 are added to whichever of ``x``'s shape and ``repetitions`` is
-    shorter. See also: numpy.tile.
+    shorter. Counts are read as NumPy reads them: all equal to 1 (1.0 and True too) is a copy of
+    an array, otherwise each must be an integer (``operator.index``: TypeError). See also: numpy.tile.
     """
+    array_given = isinstance(A, (DArray, np.ndarray))
     A = one("tile", A)
-    counts = _counts(reps, "repetitions")
-    rank = max(len(counts), A.ndim)
-    counts = [1] * (rank - len(counts)) + counts
+    host: Any = reps.get() if isinstance(reps, DArray) else reps
+    try:
+        given: tuple[Any, ...] = tuple(host)
+    except TypeError:
+        given = (host,)
+    if all(r == 1 for r in given) and array_given:  # NumPy compares first (an array: 1.0 and True are 1)
+        given = (1,) * len(given)
+    rank = max(len(given), A.ndim)
+    given = (1,) * (rank - len(given)) + given
     out = reshape(A, (1,) * (rank - A.ndim) + A.shape)
+    size = A.size
+    if size:  # NumPy's order: each count not equal to 1 taken by ndarray.repeat (2.0 too), axis by axis
+        for r in given:
+            if r != 1:  # its TypeError, or ValueError for a negative count (none once the array is empty)
+                size *= np.zeros((1 if size else 0, 1)).repeat(r, 0).shape[0]
+    counts = [operator.index(r) for r in given]  # then NumPy's reshape to the product shape: integers only
+    sizes = tuple(n * r for n, r in zip(out.shape, counts))
+    if min(sizes, default=0) < 0:
+        raise ValueError(f"negative dimensions are not allowed (repetitions {counts})")
+    if A.size == 0:  # (NumPy repeats nothing of an empty array)
+        return empty(sizes, A.dtype, A.place)
     if all(r == 1 for r in counts):
         return reshape(out, out.shape, copy=True)
     for axis, r in enumerate(counts):
