@@ -60,12 +60,12 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: 
     skip: Any = float("-inf") if op == "max" else float("inf")
     complex_ = x.dtype.kind == "c"
     filled, mask = _filled(x, complex(skip, skip) if complex_ else skip), where
-    if not complex_ and not (x.dtype == _dt.float16 and x.place.kind == "cpu"):
-        # NumPy's fmax/fmin fold keeps the first of equal values (-0.0, 0.0), max/min the last (but
-        # NumPy's float16 loops, which the CPU place runs, keep the first):
+    if not complex_:
+        # NumPy's fmax/fmin fold keeps the first of equal values (-0.0, 0.0), max/min the last: so they
+        # read the slices reversed (float16 as float32: NumPy's float16 loops keep the first)
         back = tuple(slice(None, None, -1) if d in normalize_axes(axis, x.ndim, f"nan{op}") else slice(None)
-                     for d in range(x.ndim))  # so they read the slices reversed
-        filled = filled[back]
+                     for d in range(x.ndim))
+        filled = filled[back].astype(_dt.float32) if x.dtype == _dt.float16 else filled[back]
         mask = where if where is True else broadcast_to(asarray(where, device=x.place), x.shape)[back]
     result = getattr(R, op)(filled, axis, keepdims=keepdims, initial=initial, where=mask)
     none: Any = float("nan")
@@ -76,8 +76,8 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: 
                                                                E.apply("logical_not", where))
     empty = R.all(nan, axis, keepdims=keepdims)
     if initial is not None:
-        return finish(f"nan{op}", result, out)
-    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(result.dtype, copy=False), out)
+        return finish(f"nan{op}", result.astype(x.dtype, copy=False), out)
+    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(x.dtype, copy=False), out)
 
 
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
