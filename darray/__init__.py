@@ -108,6 +108,7 @@ from .ops.mathfuncs import __all__ as _mathfuncs_all
 from .ops.nanfunctions import *  # noqa: F403
 from .ops.nanfunctions import __all__ as _nanfunctions_all
 from .ops.packing import packbits, unpackbits
+from .ops.padding import pad
 from .ops.polynomial import *  # noqa: F403
 from .ops.polynomial import __all__ as _polynomial_all
 from .ops.reduction import *  # noqa: F403
@@ -196,7 +197,8 @@ __all__ = [
     "complexfloating", "byte", "short", "intc", "int_", "intp", "long", "longlong", "ubyte", "ushort", "uintc",
     "uint", "uintp", "ulong", "ulonglong", "half", "single", "double", "cdouble", "csingle", "issubdtype",
     "promote_types", "min_scalar_type", "common_type", "mintypecode", "typename",
-    "from_dlpack", "from_pyopencl", "lib", "emath", "packbits", "unpackbits", "ndarray", "flatiter", "exceptions",
+    "from_dlpack", "from_pyopencl", "lib", "emath", "packbits", "unpackbits", "pad", "ndarray", "flatiter",
+    "exceptions",
     *_host_api_all,
     *_ufunc_all, *_nanfunctions_all, *_statistics_all, *_histogram_all, *_index_tricks_all, *_joining_all,
     *_shaping_all,

@@ -49,19 +49,25 @@ def check(body: Callable[..., Any], *arrays: np.ndarray, place: Any = None, **to
         assert_same(got, want, **tol)
 
 
-def check_outcome(body: Callable[..., Any], *arrays: np.ndarray, rtol: float = 1e-9, atol: float = 1e-9) -> None:
-    """``body(xp, *arrays)`` with NumPy and with darray: NumPy's exception class, or each result's
-    dtype, shape and values (a tuple compared item by item; where NumPy gives a NumPy scalar, darray a
-    0-d DArray or a NumPy scalar of the same type, as ``lstsq``'s rank)."""
+def check_outcome(body: Callable[..., Any], *arrays: np.ndarray, rtol: float = 1e-9, atol: float = 1e-9,
+                  place: Any = None, view: View | None = None) -> None:
+    """``body(xp, *arrays)`` with NumPy and with darray (the arrays on ``place``, each seen through
+    ``view`` when given): NumPy's exception class, or each result's dtype, shape and values (a tuple
+    compared item by item; where NumPy gives a NumPy scalar, darray a 0-d DArray or a NumPy scalar of
+    the same type, as ``lstsq``'s rank)."""
+    def see(a: Any) -> Any:
+        return a if view is None else view(a)
+
+    ours = [see(da.asarray(a, device=place)) for a in arrays]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            want = body(np, *arrays)
-        except (TypeError, ValueError, ZeroDivisionError, np.linalg.LinAlgError) as err:
+            want = body(np, *map(see, arrays))
+        except (TypeError, ValueError, ZeroDivisionError, AttributeError, np.linalg.LinAlgError) as err:
             with pytest.raises(type(err)):
-                body(da, *(da.asarray(a) for a in arrays))
+                body(da, *ours)
             return
-        got = body(da, *(da.asarray(a) for a in arrays))
+        got = body(da, *ours)
     for g, w in zip(got, want, strict=True) if isinstance(want, tuple) else [(got, want)]:
         if isinstance(w, np.generic) and not isinstance(g, da.DArray):
             assert type(g) is type(w), (type(g), type(w))
@@ -93,10 +99,10 @@ class View:
 
 @st.composite
 def viewed(draw: Any, dtype: Any, min_dims: int = 0, max_dims: int = 3, max_side: int = 6,
-           elements: Any = None) -> tuple[np.ndarray, View]:
+           elements: Any = None, min_side: int = 0) -> tuple[np.ndarray, View]:
     """(base, view): a NumPy array and a view recipe for it. Test ``body(np, view(base))`` against
     ``body(da, view(da.asarray(base)))`` (``check_view``) so darray reads a real strided view."""
-    base = draw(arrays(dtype, shapes(min_dims, max_dims, 0, max_side), elements=elements))
+    base = draw(arrays(dtype, shapes(min_dims, max_dims, min_side, max_side), elements=elements))
     keys = tuple(slice(draw(st.integers(0, max(n - 1, 0))) if step > 0 else None, None, step)
                  for n, step in ((n, draw(st.sampled_from([1, 1, 2, 3, -1, -2]))) for n in base.shape))
     return base, View(keys, tuple(draw(st.permutations(range(base.ndim)))))

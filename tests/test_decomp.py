@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_same
+from helpers import assert_same, check_outcome, viewed
+from hypothesis import given
+from hypothesis import strategies as st
 
 import darray as da
 
@@ -68,3 +70,74 @@ def test_errors() -> None:
         da.linalg.matrix_power(da.eye(2), 1.5)
     with pytest.raises(ValueError, match="mode"):
         da.linalg.qr(da.eye(2), mode="r")
+
+
+_DTYPES = ["bool", "int8", "int64", "uint8", "float16", "float32", "float64", "complex64", "complex128"]
+_UPLO = ["L", "U", "l", "u", "x", "LU", None, 1]
+_HERMITIAN = {  # body(xp, a) of a stack of square matrices a (neither Hermitian nor symmetric: UPLO matters)
+    "eigh": lambda xp, a, uplo: tuple(xp.linalg.eigh(a, UPLO=uplo)),
+    "eigh-positional": lambda xp, a, uplo: tuple(xp.linalg.eigh(a, uplo)),
+    "eigvalsh": lambda xp, a, uplo: xp.linalg.eigvalsh(a, UPLO=uplo),
+    "eigvalsh-default": lambda xp, a, uplo: xp.linalg.eigvalsh(a),
+}
+
+
+def _matrices(dtype: str, square: bool) -> st.SearchStrategy:
+    """(base, view) of stacks of matrices (rank 1-4: 1-d input too; empty sides; strided, reversed,
+    transposed) whose values are small integers."""
+    elements = st.booleans() if dtype == "bool" else st.integers(0 if dtype == "uint8" else -4, 4)
+    return viewed(dtype, 1, 4, 4, elements).map(lambda bv: (bv[0], _Square(bv[1]) if square else bv[1]))
+
+
+class _Square:
+    """A view recipe, then its last two axes cut to a square."""
+
+    def __init__(self, view) -> None:
+        self.view = view
+
+    def __call__(self, x):
+        y = self.view(x)
+        n = min(y.shape[-2:]) if y.ndim >= 2 else 0
+        return y[..., :n, :n] if y.ndim >= 2 else y
+
+
+@pytest.mark.parametrize("name", sorted(_HERMITIAN))
+@given(data=st.data())
+def test_eigh_uplo_as_numpy(any_place, name, data) -> None:
+    """eigh and eigvalsh for each ``UPLO`` (lowercase accepted, others NumPy's ValueError) over every
+    input dtype and layout: NumPy's eigenvalues and eigenvectors and dtypes, or its exception class."""
+    dtype = data.draw(st.sampled_from(_DTYPES), label="dtype")
+    base, view = data.draw(_matrices(dtype, square=True), label="base, view")
+    uplo = data.draw(st.sampled_from(_UPLO), label="UPLO")
+    check_outcome(lambda xp, a: _HERMITIAN[name](xp, a, uplo), base, place=any_place, view=view,
+                  rtol=1e-6, atol=1e-6)
+
+
+@given(data=st.data())
+def test_svd_options_as_numpy(any_place, data) -> None:
+    """svd for each ``full_matrices``, ``compute_uv`` and ``hermitian`` (on any matrix: NumPy's
+    eigh-based answer then) over every input dtype and layout, 1-d input too (NumPy's LinAlgError)."""
+    dtype = data.draw(st.sampled_from(_DTYPES), label="dtype")
+    hermitian = data.draw(st.booleans(), label="hermitian")
+    base, view = data.draw(_matrices(dtype, square=hermitian), label="base, view")
+    full, uv = data.draw(st.booleans(), label="full_matrices"), data.draw(st.sampled_from([True, False, 0, 1]))
+
+    def body(xp, a):
+        out = xp.linalg.svd(a, full_matrices=full, compute_uv=uv, hermitian=hermitian)
+        return tuple(out) if uv else out
+
+    check_outcome(body, base, place=any_place, view=view, rtol=1e-6, atol=1e-6)
+
+
+def test_linalg_shape_errors_are_numpys() -> None:
+    """A 1-d or non-square argument: NumPy's LinAlgError (a ValueError) naming the function."""
+    for name, body in [("svd", lambda xp: xp.linalg.svd(xp.ones(3))),
+                       ("eigh", lambda xp: xp.linalg.eigh(xp.ones((2, 3)))),
+                       ("det", lambda xp: xp.linalg.det(xp.ones(2))),
+                       ("matrix_power", lambda xp: xp.linalg.matrix_power(xp.ones(2), 2)),
+                       ("matrix_power", lambda xp: xp.linalg.matrix_power(xp.ones((2, 3)), 2))]:
+        with pytest.raises(np.linalg.LinAlgError):
+            body(np)
+        with pytest.raises(np.linalg.LinAlgError, match=f"darray {name}"):
+            body(da)
+    assert_same(da.linalg.matrix_power(da.eye(2), True), np.linalg.matrix_power(np.eye(2), True))

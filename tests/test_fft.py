@@ -408,3 +408,88 @@ def test_two_dimensional_forms(name) -> None:
     assert_same_fft(da.fft.fft(x, 8, 1, None).get(), np.fft.fft(a, 8, 1, None), rtol=1e-9, atol=1e-9)
     out = da.empty((3, 4, 6), dtype=da.complex128)
     assert da.fft.fft(x, out=out) is out
+
+
+ALL_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
+N_D = ["fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2"]
+
+
+def _outcome(body, host: np.ndarray, x) -> None:
+    """NumPy's exception class (darray's may be a subclass: AxisError for IndexError), or NumPy's
+    dtype and shape and values (to the result dtype's precision)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NumPy's DeprecationWarnings on s without axes, None in s
+        try:
+            want = body(np, host)
+        except Exception as err:
+            with pytest.raises(type(err)):
+                body(da, x)
+            return
+        got = body(da, x)
+    eps = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-4, np.dtype(np.complex64): 1e-4}
+    # (NumPy scales a float16 input's transform by a float16 factor: float16's precision)
+    tol = eps.get(host.dtype if host.dtype == np.float16 else want.dtype, 1e-9) * max(1.0, float(np.abs(want).max(
+        initial=0)))
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", ONE_D + N_D)
+@settings(max_examples=20)
+@given(dtype=st.sampled_from(ALL_DTYPES), shape=st.sampled_from(SHAPES + [(0,), ()]),
+       norm=st.sampled_from([None, *NORMS]))
+def test_result_dtypes_as_numpy(any_place, name, dtype, shape, norm):
+    """Every transform of every input dtype (0-d and empty too): NumPy 2's result dtype (single
+    precision kept; a 1-axis irfft/hfft of float16 a float16, over more axes float32), shape and
+    values, or NumPy's exception class (rfft of complex input, 1-d transforms of 0-d input...)."""
+    if dtype in ("float64", "complex128", "int32", "bool") and not _fp64(any_place):
+        return  # such a place computes them in single precision (the module's documented difference)
+    host = (np.arange(int(np.prod(shape))).reshape(shape) % 5 - 2).astype(dtype)
+    _outcome(lambda xp, a: getattr(xp.fft, name)(a, norm=norm), host, da.asarray(host, device=any_place))
+
+
+_ARGS = st.fixed_dictionaries({}, optional={
+    "n": st.sampled_from([None, 0, -1, 1, 3, 2.0, "3", np.int8(4), 8]),
+    "axis": st.sampled_from([-1, 0, 1, 3, -3]),
+    "norm": st.sampled_from([None, *NORMS, "bad", "Ortho", 1, ["ortho"], b"ortho"])})
+_ND_ARGS = st.fixed_dictionaries({}, optional={
+    "s": st.sampled_from([None, (4,), (3, 4), (0, 2), (-1, 2), (2.0, 3), (None, 3)]),
+    "axes": st.sampled_from([None, (0,), (0, 1), (1, 0), (5,), (-1, -1)]),
+    "norm": st.sampled_from([None, *NORMS, "bad", ["ortho"]])})
+
+
+@given(name=st.sampled_from(ONE_D + N_D), data=st.data())
+def test_arguments_checked_as_numpy(cl_place, name, data):
+    """n/s, axis/axes and norm, good and bad, in every combination: NumPy's exception class for the
+    first bad one in NumPy's order (an axis read before a bad norm, a bad norm before a float n; an
+    unhashable norm a TypeError where NumPy looks it up in a dict), or NumPy's result."""
+    kw = data.draw(_ARGS if name in ONE_D else _ND_ARGS, label="arguments")
+    if None in (kw.get("s") or ()) and kw.get("axes") == (-1, -1):
+        return  # NumPy reads a None of s off the shape as transformed so far (darray: the input's)
+    host = data_((6, 5), "float64")
+    for place in (cl_place, "cpu"):
+        _outcome(lambda xp, a: getattr(xp.fft, name)(a, **kw), host, da.asarray(host, device=place))
+
+
+def data_(shape, dtype):
+    return data(shape, dtype, 11)
+
+
+@pytest.mark.parametrize("fn", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("n", [0, 1, 4, 7, -1, -3, 2.0, np.int8(5), True, np.True_, "3", None])
+@pytest.mark.parametrize("d", [1.0, 0.5, np.float32(2), 1j, 0])
+def test_frequency_arguments_as_numpy(fn, n, d):
+    """fftfreq/rfftfreq: NumPy's ValueError for a non-integer n (TypeError for True in fftfreq),
+    ZeroDivisionError for n or d of 0, complex results for a complex d, else float64."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = getattr(np.fft, fn)(n, d)
+        except Exception as err:
+            with pytest.raises(type(err)):
+                getattr(da.fft, fn)(n, d, device="cpu")
+            return
+        got = getattr(da.fft, fn)(n, d, device="cpu")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=1e-15)

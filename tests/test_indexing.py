@@ -531,8 +531,9 @@ def _error_class(fn):
 @given(case=_cases(), data=st.data())
 def test_random_keys_raise_as_numpy(any_place, host_limit, case, data):
     """Random index expressions over arrays of rank 0-4: ``x[key]`` and ``x[key] = value`` raise when
-    NumPy does, with NumPy's class (never an internal error), else give NumPy's result; a failed
-    assignment writes nothing and the next call works."""
+    NumPy does, with NumPy's class (never an internal error; for a bad key with a bad value, the
+    class NumPy raises first), else give NumPy's result; a failed assignment writes nothing and the
+    next call works."""
     from darray.lazy import host as host_path
 
     shape, key = case
@@ -557,10 +558,14 @@ def test_random_keys_raise_as_numpy(any_place, host_limit, case, data):
             (shape, key, got_err, want_err)
         if want_err is None:
             assert_same(got, base[nkey])
-        # assignment: a scalar, or values of the selection's shape
+        # assignment: a scalar, or values of the selection's shape (leading ones added), or of any
+        # shape: a bad key and a bad value together raise what NumPy raises first
         sel_shape = base[nkey].shape if want_err is None else ()
-        value = data.draw(st.one_of(st.integers(-50, 50), arrays(np.int32, st.just(sel_shape),
-                                                                 elements=st.integers(-50, 50))))
+        shapes_ = [st.just(sel_shape), hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)]
+        if len(sel_shape) + 2 <= MAX_RANK:
+            shapes_.append(st.just((1, 1) + sel_shape))
+        value = data.draw(st.one_of(st.integers(-50, 50), arrays(np.int32, st.one_of(*shapes_),
+                                                                 elements=st.integers(-50, 50))), label="value")
         want = base.copy()
 
         def put_np():
@@ -580,3 +585,29 @@ def test_random_keys_raise_as_numpy(any_place, host_limit, case, data):
         assert_same(x[()], x.get())  # the next call works
     finally:
         host_path.LIMIT = old
+
+
+_BAD_BOTH = [  # (key, value shape): a bad key, a bad value, or both
+    ((5,), (3,)), ((0, 9), (2,)), ((np.array([0, 5]),), (3, 4)), ((np.array([[0, 1]]), np.array([0, 9])), (3,)),
+    ((slice(None), np.array([0, 4])), (3, 3)), ((np.array([0, 1]),), (1, 1, 4)), ((1,), (1, 1, 4)),
+    ((np.array([0, 9]),), (1, 1, 4)), ((np.array([0, 1]),), (2, 1, 4)), ((slice(None),), (1, 3, 4)),
+    ((0, 0), (1,)), ((0, 0), (1, 1)), ((np.int64(0), 1), (1,)), ((np.array([True, False, True]),), (1, 2, 4)),
+    ((np.ones((3, 4), bool),), (1, 12)), ((np.ones((3, 4), bool),), (12,)), ((np.ones((3, 4), bool), ...), (1, 12)),
+    ((np.ones((2, 4), bool),), (8,)),
+]
+
+
+@pytest.mark.parametrize("key,shape", _BAD_BOTH, ids=[str(k) for k in range(len(_BAD_BOTH))])
+def test_bad_key_and_value_raise_as_numpy(any_place, key, shape):
+    """``x[key] = value`` with a bad key, a bad value shape or both: NumPy's class (the value's shape
+    checked before fancy indices' bounds; an array's extra leading ones dropped; no sequence into one
+    element; one mask of x's rank takes a 0-d or 1-d value only), else NumPy's result."""
+    host = np.arange(12.0).reshape(3, 4)
+    value = np.arange(float(np.prod(shape))).reshape(shape)
+    want = host.copy()
+    err = _error_class(lambda: want.__setitem__(key, value))
+    x = da.asarray(host, device=any_place)
+    dkey = tuple(da.asarray(k, device=any_place) if isinstance(k, np.ndarray) else k for k in key)
+    got = _error_class(lambda: x.__setitem__(dkey, da.asarray(value, device=any_place)))
+    assert got is err or (err and got and issubclass(got, err)), (got, err)
+    assert_same(x, host if err else want)

@@ -6,6 +6,7 @@ import pytest
 from helpers import assert_same, check_outcome, viewed
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import darray as da
 
@@ -109,3 +110,20 @@ def test_rank_dtypes_as_numpy(name, dtype, values) -> None:
     """lstsq's four results (its rank a NumPy int32) and matrix_rank of every input dtype: NumPy's
     types, dtypes and values."""
     check_outcome(_RANKS[name], np.array(values).astype(dtype), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@given(data=st.data(), dtype=st.sampled_from(["int32", "float32", "float64", "complex64", "complex128"]))
+def test_lstsq_rcond_as_numpy(place, data, dtype) -> None:
+    """lstsq for each form of ``rcond`` (None, -1, a float, a NumPy scalar, bad ones) over views of
+    ``a`` (1-d and empty too) and 1-d or 2-d ``b`` (a wrong length too): NumPy's four results, their
+    dtypes, or its exception class."""
+    base, view = data.draw(viewed(dtype, min_dims=1, max_dims=2, max_side=4, elements=st.integers(-3, 3)))
+    rows = view(base).shape[0]
+    b = data.draw(hnp.arrays(dtype, st.sampled_from([(rows,), (rows, 2), (rows + 1,)]), elements=st.integers(-3, 3)))
+    rcond = data.draw(st.sampled_from([None, -1, 1e-10, 0.5, 0, 2, np.float32(0.1), "x", [0.1, 0.2]]), label="rcond")
+
+    def body(xp, a):
+        return tuple(xp.linalg.lstsq(a, b if xp is np else da.asarray(b, device=place), rcond=rcond))
+
+    check_outcome(body, base, place=place, view=view, rtol=1e-5, atol=1e-5)

@@ -265,10 +265,44 @@ def test_broadcast_arrays_and_meshgrid(any_place, data):
     dtype = pick_dtype(data, any_place, "broadcast_arrays")
     ops = [operand(data, any_place, dtype, s, f"x{i}") for i, s in enumerate(shapes_.input_shapes)]
     compare(lambda xp, xs: xp.broadcast_arrays(*xs), [h for h, _ in ops], [x for _, x in ops])
+
+
+@given(data=st.data())
+def test_meshgrid(any_place, data):
+    """meshgrid of 0-3 inputs (mixed dtypes, ranks 0-2, empty, strided, reversed, transposed, lazy) for
+    each ``indexing`` (a bad one too), ``sparse`` and ``copy``: NumPy's container (a list for sparse
+    views), shapes, dtypes and values; each output a view of its input exactly where NumPy's is."""
     k = data.draw(st.integers(0, 3), label="meshgrid count")
-    indexing = data.draw(st.sampled_from(["xy", "ij"]), label="indexing")
-    ops = [operand(data, any_place, dtype, data.draw(shapes(0, 2, 0, 3), label=f"s{i}"), f"v{i}") for i in range(k)]
-    compare(lambda xp, xs: xp.meshgrid(*xs, indexing=indexing), [h for h, _ in ops], [x for _, x in ops])
+    indexing = data.draw(st.sampled_from(["xy", "ij", "yx"]), label="indexing")
+    sparse, copy = data.draw(st.booleans(), label="sparse"), data.draw(st.booleans(), label="copy")
+    ops = [operand(data, any_place, pick_dtype(data, any_place, f"meshgrid{i}"),
+                   data.draw(shapes(0, 2, 0, 3), label=f"s{i}"), f"v{i}") for i in range(k)]
+    hosts, xs = [h for h, _ in ops], [x for _, x in ops]
+    got = compare(lambda xp, vs: xp.meshgrid(*vs, indexing=indexing, sparse=sparse, copy=copy), hosts, xs)
+    if got is not None:
+        want = np.meshgrid(*hosts, indexing=indexing, sparse=sparse, copy=copy)
+        for g, w, x, h in zip(got, want, xs, hosts):
+            if w.size and x._node is None:  # (a pending input has no allocation to share)
+                assert (g._alloc is x._alloc) == np.shares_memory(w, h), "view where NumPy copies, or the reverse"
+
+
+REPS = st.one_of(st.integers(-1, 3), st.sampled_from([1.0, 2.0, 2.5, True, False, None, "2", 1j, np.float64(1),
+                                                     np.int8(2), np.array(2), np.array([[2]]), np.array([[1, 1]])]),
+                 st.lists(st.sampled_from([0, 1, 2, 1.0, True, 2.0, -1]), max_size=4).map(tuple))
+
+
+@given(data=st.data())
+def test_tile_counts_as_numpy(any_place, data):
+    """tile's ``reps`` read as NumPy reads them, for arrays (views) and Python input: counts equal to
+    1 (1.0, True) copy an array, other non-integers are a TypeError, a negative one a ValueError."""
+    reps = data.draw(REPS, label="reps")
+    if data.draw(st.booleans(), label="python input"):
+        value = data.draw(st.sampled_from([5, [1, 2], [[1.5], [2.5]]]), label="value")
+        compare(lambda xp, v: xp.tile(v, reps), value, value)
+        return
+    shape = data.draw(shapes(0, 3, 0, 3), label="shape")
+    host, x = operand(data, any_place, pick_dtype(data, any_place, "tile"), shape)
+    compare(lambda xp, v: xp.tile(v, reps), host, x)
 
 
 # -- ranks 0 and 9 -------------------------------------------------------------------------

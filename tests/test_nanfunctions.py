@@ -79,3 +79,19 @@ def test_block_boundaries_through_strided_views(n) -> None:
     assert_same(da.nancumsum(x, axis=1), np.nancumsum(a, axis=1), rtol=1e-9, atol=1e-9)
     assert_same(da.nanmedian(x, axis=1), _numpy("nanmedian", a, axis=1))
     assert_same(da.percentile(x.T, [5, 95], axis=0), _numpy("percentile", a.T, [5, 95], axis=0))
+
+
+@pytest.mark.parametrize("place", [None, "cpu"])
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@given(dtype=st.sampled_from(["float16", "float32", "float64"]), data=st.data())
+def test_signed_zero_ties_as_numpy(place, name, dtype, data) -> None:
+    """Of -0.0 and 0.0 (equal), nanmax/nanmin give the first along the slice, as NumPy's fmax/fmin
+    fold of a contiguous slice of up to 8 elements (beyond, or across outer axes, NumPy's SIMD loops
+    choose, differently by width): over the last axis or all axes, with keepdims, bit for bit."""
+    rows, cols = data.draw(st.integers(1, 3), label="rows"), data.draw(st.integers(1, 8), label="cols")
+    a = np.array(data.draw(st.lists(st.sampled_from([0.0, -0.0, -0.0, np.nan, 1.0]), min_size=rows * cols,
+                                    max_size=rows * cols), label="values"), dtype=dtype).reshape(rows, cols)
+    axis = data.draw(st.sampled_from([-1, None] if a.size <= 8 else [-1]), label="axis")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    assert_exact(getattr(da, name)(da.asarray(a, device=place), axis=axis, keepdims=keepdims),
+                 _numpy(name, a, axis=axis, keepdims=keepdims))

@@ -4,13 +4,15 @@ Transforms run on the array's OpenCL queue, ordered by the scheduler like any ke
 are cached (``_plan``). The ``cpu`` place computes through ``numpy.fft``. Where darray
 differs from NumPy:
 
-- function arguments after the array are keyword-only, as in the Array API;
 - ``s`` entries of None or -1 mean the axis length (the Array API's -1; NumPy wants ints);
 - ``s`` without ``axes`` takes the last ``len(s)`` axes with no DeprecationWarning;
-- an empty ``axes`` gives a copy in the transform's dtype (NumPy returns the input);
-  repeated axes transform once per entry, as in NumPy;
+- repeated axes transform once per entry, as in NumPy; an empty ``axes`` (a 0-d input of
+  fftn) returns the input itself, as NumPy (rfftn and irfftn: IndexError, as NumPy);
 - integer and bool inputs compute in the place's default float (float32 on a device
   without fp64, where NumPy would give complex128); complex128 needs a device with fp64;
+  otherwise the result dtypes are NumPy 2's: float16 and float32 in single precision, and
+  a 1-axis irfft (hfft) of float16 a float16 (VkFFT computes it in float32);
+- a bool ``n`` (or entry of ``s``) is a TypeError (NumPy's rfft and ihfft take True as 1);
 - on OpenCL places "ortho" and "forward" results are lazy (the scaling fuses into what
   reads them), and a real axis that is not last gives a result that is a view.
 
@@ -19,9 +21,10 @@ with the install line. ``fftfreq``/``rfftfreq`` take ``dtype=`` and ``device=`` 
 """
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from .. import dtypes as _dt
 from .._array import DArray
@@ -32,18 +35,17 @@ from ..ops.creation import arange, default_float
 from ..ops.elementwise import apply, where
 from ..place import PlaceLike, parse
 from ..transfer.convert import asarray
-from ._core import check_norm, transform
+from ._core import transform
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
            "fft2", "ifft2", "rfft2", "irfft2",
            "rfftfreq", "fftshift", "ifftshift"]
 
 Norm = str
-_SWAP = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
 def _n(n: int | None) -> tuple[int | None]:
-    return (None if n is None else operator.index(n),)
+    return (n,)
 
 
 def _s(s: Sequence[int] | None) -> list[int | None] | None:
@@ -107,33 +109,44 @@ def hfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = No
           out: Any = None) -> DArray:
     """Transform of a Hermitian-symmetric signal given by its first half: ``n`` real outputs.
     See also: numpy.fft.hfft."""
-    norm = check_norm(norm, "hfft")
     a = a if isinstance(a, DArray) else asarray(a)
-    return finish("fft.hfft", transform("irfft", "hfft", apply("conj", a), _n(n), (axis,), _SWAP[norm]), out)
+    return finish("fft.hfft", transform("irfft", "hfft", apply("conj", a), _n(n), (axis,), norm, swap=True), out)
 
 
 def ihfft(a: DArray, n: int | None = None, axis: int = -1, norm: Norm | None = None,
           out: Any = None) -> DArray:
     """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
     See also: numpy.fft.ihfft."""
-    norm = check_norm(norm, "ihfft")
-    return finish("fft.ihfft", apply("conj", transform("rfft", "ihfft", a, _n(n), (axis,), _SWAP[norm])), out)
+    return finish("fft.ihfft", apply("conj", transform("rfft", "ihfft", a, _n(n), (axis,), norm, swap=True)), out)
+
+
+def _count(op: str, n: Any) -> Any:
+    """``n`` as numpy.fft's frequency functions take it: an int or NumPy integer (ValueError otherwise),
+    kept as it is (``1 / (n * d)`` in its arithmetic, as NumPy's)."""
+    if not isinstance(n, (int, np.integer)):
+        raise ValueError(f"darray fft.{op}: n should be an integer, got {n!r}")
+    return n
 
 
 def _frequencies(op: str, n: int, count: int, d: float, dtype: Any, device: PlaceLike) -> tuple[DArray, float]:
     """(``arange(count)`` in the result dtype, ``1 / (n * d)``); ZeroDivisionError for n or d of 0 as in NumPy."""
+    scale = 1.0 / (n * d)
+    if op == "fftfreq" and isinstance(n, bool):  # NumPy's empty(n) refuses it (rfftfreq's arange does not)
+        raise TypeError("darray fft.fftfreq: expected an integer n, got a bool")
+    if count < 0:
+        raise ValueError(f"darray fft.{op}: negative dimensions are not allowed (n={n})")
     place = parse(device)
     dt = default_float(place) if dtype is None else _dt.as_dtype(dtype, f"fft.{op}")
     if dt.kind != "f":
         raise ValueError(f"darray fft.{op}: dtype must be a real floating dtype, got {dt}")
-    return arange(count, dtype=dt, device=place), 1.0 / (n * d)
+    return arange(int(count), dtype=dt, device=place), scale
 
 
 def fftfreq(n: int, d: float = 1.0, device: PlaceLike = None, *, dtype: Any = None) -> DArray:
     """The sample frequencies of an ``n``-point :func:`fft` with sample spacing ``d``:
     ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (n * d)``. Default dtype: the place's
-    default float. See also: numpy.fft.fftfreq."""
-    n = operator.index(n)
+    default float. See also: numpy.fft.fftfreq. ``n`` True is NumPy's TypeError (rfftfreq takes it)."""
+    n = _count("fftfreq", n)
     k, scale = _frequencies("fftfreq", n, n, d, dtype, device)
     return where(k < (n - 1) // 2 + 1, k, k - n) * scale
 
@@ -141,8 +154,8 @@ def fftfreq(n: int, d: float = 1.0, device: PlaceLike = None, *, dtype: Any = No
 def rfftfreq(n: int, d: float = 1.0, device: PlaceLike = None, *, dtype: Any = None) -> DArray:
     """The sample frequencies of an ``n``-point :func:`rfft`: ``[0, 1, ..., n // 2] / (n * d)``.
     See also: numpy.fft.rfftfreq."""
-    n = operator.index(n)
-    k, scale = _frequencies("rfftfreq", n, n // 2 + 1, d, dtype, device)
+    n = _count("rfftfreq", n)
+    k, scale = _frequencies("rfftfreq", n, max(n // 2 + 1, 0), d, dtype, device)
     return k * scale
 
 

@@ -39,15 +39,20 @@ from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _plan
 
 NORMS = ("backward", "ortho", "forward")
+SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}  # numpy.fft's table
 
 
-def check_norm(norm: Any, op: str) -> str:
-    """``norm`` (None: "backward"), or ValueError naming the choices."""
-    if norm is None:
-        return "backward"
-    if norm not in NORMS:
+def check_norm(norm: Any, op: str, *, swapped: bool = False) -> str:
+    """``norm`` (None: "backward"), or ValueError naming the choices; ``swapped``: looked up in
+    :data:`SWAP` as numpy.fft's inverse transforms, hfft and ihfft look it up (TypeError for an
+    unhashable one, as theirs)."""
+    try:
+        known = norm in (SWAP if swapped else (None, *NORMS))
+    except TypeError as err:
+        raise TypeError(f"darray fft.{op}: invalid norm value {norm!r} ({err})") from None
+    if not known:
         raise ValueError(f'darray fft.{op}: invalid norm value {norm!r}; should be "backward", "ortho" or "forward"')
-    return norm
+    return "backward" if norm is None else norm
 
 
 def complex_of(dt: np.dtype, place: Place) -> np.dtype:
@@ -60,34 +65,60 @@ def complex_of(dt: np.dtype, place: Place) -> np.dtype:
 
 
 def real_of(dt: np.dtype, place: Place) -> np.dtype:
+    """The real dtype a c2r transform of ``dt`` computes in."""
     return _dt.float32 if complex_of(dt, place) == _dt.complex64 else _dt.float64
 
 
-def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None, *,
-         c2r: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(axes in [0, ndim), output length per axis) as NumPy's rules give them.
+def result_of(kind: str, dt: np.dtype, place: Place, naxes: int) -> np.dtype:
+    """NumPy's result dtype of a transform ``kind`` of ``dt`` over ``naxes`` axes: complex, or for
+    irfft real; a float16 input of a 1-axis irfft (hfft too) gives float16, computed in float32 and
+    rounded as numpy.fft's single-precision loop does (over more axes, NumPy's first passes are
+    complex64, and so the result float32)."""
+    if kind != "irfft":
+        return complex_of(dt, place)
+    return _dt.float16 if dt == _dt.float16 and naxes == 1 else real_of(dt, place)
+
+
+def cook(op: str, x: DArray, s: Sequence[Any] | None, axes: Sequence[Any] | None, norm: Any, *,
+         c2r: bool = False, lookup: bool = False, first: bool = False) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    """(axes in [0, ndim), output length per axis, norm) as numpy.fft's rules give them, checked in
+    its order: the axes when ``s`` is or holds None, ``norm`` here if ``first`` (hfft, ihfft), ``s``
+    and ``axes`` of different lengths (ValueError), the length of NumPy's first 1-d pass (ValueError
+    below 1), ``norm`` (``lookup``: as the inverse transforms look it up, see :func:`check_norm`),
+    the other lengths, the axes (AxisError), then each length an integer (TypeError, a bool too).
 
     ``axes`` None: the last ``len(s)`` axes, or all; ``s`` None or an entry None: the axis
-    length (``c2r``, the last: ``2 * (length - 1)``). AxisError for an axis out of range,
-    TypeError for a length that is not an integer, ValueError for a length below 1 or ``s``
-    and ``axes`` of different lengths.
+    length (``c2r``, the last: ``2 * (length - 1)``).
     """
     where = f"darray fft.{op}"
-    if axes is None:
-        axes = range(x.ndim) if s is None else range(-len(s), 0)
-    axes = tuple(normalize_axis(a, x.ndim, where) for a in axes)
-    s = [None] * len(axes) if s is None else list(s)
-    if len(s) != len(axes):
-        raise ValueError(f"{where}: shape and axes have different lengths ({len(s)} and {len(axes)})")
+    if s is None or None in s:  # NumPy reads the default lengths off the axes first
+        if axes is None:
+            axes = range(x.ndim) if s is None else range(-len(s), 0)
+        axes = tuple(normalize_axis(a, x.ndim, where) for a in axes)
+    if first:
+        norm = check_norm(norm, op, swapped=True)
+    given: list[Any] = [None] * len(axes or ()) if s is None else list(s)
+    if axes is not None and len(given) != len(axes):
+        raise ValueError(f"{where}: shape and axes have different lengths ({len(given)} and {len(axes)})")
+    lead = 0 if c2r else len(given) - 1  # NumPy's first 1-d pass: the first axis of irfftn, the last of others
+    for k in [lead] * bool(given) + [k for k in range(len(given)) if k != lead]:
+        if given[k] is not None and given[k] < 1:
+            raise ValueError(f"{where}: invalid number of FFT data points ({given[k]}) specified")
+        if k == lead:
+            norm = check_norm(norm, op, swapped=lookup)
+    if not given:
+        norm = check_norm(norm, op, swapped=lookup)
+    axes = tuple(normalize_axis(a, x.ndim, where) for a in (range(-len(given), 0) if axes is None else axes))
     lengths = []
-    for i, (a, n) in enumerate(zip(axes, s)):
+    for i, (a, n) in enumerate(zip(axes, given)):
         if n is None:
             n = 2 * (x.shape[a] - 1) if c2r and i == len(axes) - 1 else x.shape[a]
-        n = operator.index(n)
-        if n < 1:
-            raise ValueError(f"{where}: invalid number of FFT data points ({n}) specified along axis {a}")
-        lengths.append(n)
-    return axes, tuple(lengths)
+            if n < 1:
+                raise ValueError(f"{where}: invalid number of FFT data points ({n}) specified along axis {a}")
+        if isinstance(n, (bool, np.bool_)):
+            raise TypeError(f"{where}: an integer is required for the number of FFT data points, got {n!r}")
+        lengths.append(operator.index(n))
+    return axes, tuple(lengths), norm
 
 
 class Recipe(NamedTuple):
@@ -104,28 +135,32 @@ class Recipe(NamedTuple):
 
 
 def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequence[Any] | None,
-              norm: Any) -> DArray:
-    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft). A call
-    whose arguments made one VkFFT call on the input as it is before does that again at once
-    (``_plan.recipes``)."""
+              norm: Any, *, swap: bool = False) -> DArray:
+    """``numpy.fft.<kind>n`` of ``x`` on its place (``kind``: fft, ifft, rfft or irfft; ``swap``:
+    with the opposite ``norm``, as hfft and ihfft): the arguments checked in numpy.fft's order
+    (:func:`cook`, then a complex input of rfft). A call whose arguments made one
+    VkFFT call on the input as it is before does that again at once (``_plan.recipes``)."""
     key = None
     if type(x) is DArray and type(x._place) is CLPlace:
         try:
             key = (x._place, kind, x._dim.shape, x._dtype, None if s is None else tuple(s),
-                   None if axes is None else tuple(axes), norm)
+                   None if axes is None else tuple(axes), norm, swap)
             found = _plan.recipes.get(key)
         except TypeError:  # an unhashable argument: the full path (which rejects it or takes it)
             key = found = None
         if found is not None and _plan.aligned(x):
             return _apply(found, x)
     x = x if isinstance(x, DArray) else asarray(x)
-    norm = check_norm(norm, op)
+    axes, lengths, norm = cook(op, x, s, axes, norm, c2r=kind == "irfft", lookup=swap or kind in ("ifft", "irfft"),
+                               first=swap)
+    norm = SWAP[norm] if swap else norm
+    if not axes:  # as numpy.fft: the input itself; a real transform has no last axis to halve
+        if kind in ("rfft", "irfft"):
+            raise IndexError(f"darray fft.{op}: a real transform needs at least one axis")
+        return x
     if kind == "rfft" and x.dtype.kind == "c":
         raise TypeError(f"darray fft.{op}: the input must be real, got {x.dtype}")
-    axes, lengths = cook(op, x, s, axes, c2r=kind == "irfft")
-    out_dt = real_of(x.dtype, x.place) if kind == "irfft" else complex_of(x.dtype, x.place)
-    if not axes:  # NumPy returns the input itself; darray a copy in the transform's dtype
-        return astype(x, out_dt, copy=True)
+    out_dt = result_of(kind, x.dtype, x.place, len(axes))
     if key is not None and _plan.aligned(x) and len(set(axes)) == len(axes):
         found = _recipe(kind, x, axes, lengths, norm)
         if found is not None:
@@ -133,7 +168,8 @@ def transform(kind: str, op: str, x: Any, s: Sequence[Any] | None, axes: Sequenc
                 _plan.recipes.clear()
             _plan.recipes[key] = found
             return _apply(found, x)
-    return D.implementation("fft.transform", x.place)(kind, op, x, axes, lengths, norm)
+    y = D.implementation("fft.transform", x.place)(kind, op, x, axes, lengths, norm)
+    return y if y.dtype == out_dt else astype(y, out_dt, copy=False)
 
 
 def _recipe(kind: str, x: DArray, axes: tuple[int, ...], lengths: tuple[int, ...], norm: str) -> Recipe | None:

@@ -1,6 +1,6 @@
 """Manipulations that build a new array from slices and broadcasts of their input: roll, tile,
-repeat, pad, meshgrid, tril, triu, diff (the manipulation family's second module; shapes,
-views, joins and splits are in ``manipulation``).
+repeat, meshgrid, tril, triu, diff (the manipulation family's second module; shapes,
+views, joins and splits are in ``manipulation``, pad in ``padding``).
 
 Every copy is ``transfer.convert``'s strided copy of a view (a slice, a broadcast, a reversed run)
 into a view of the output, one kernel per piece on OpenCL places and NumPy on the CPU place;
@@ -25,7 +25,7 @@ from .creation import arange
 from .manipulation import along, arrays_of, broadcast_to, concat, named, one, reshape
 from .taking import positions, take
 
-__all__ = ["diff", "meshgrid", "pad", "repeat", "roll", "tile", "tril", "triu"]
+__all__ = ["diff", "meshgrid", "repeat", "roll", "tile", "tril", "triu"]
 
 
 def _counts(values: Any, what: str) -> list[int]:
@@ -82,13 +82,32 @@ def tile(A: Any, reps: int | Sequence[int]) -> DArray:
     """``x`` repeated ``repetitions`` times along each axis (a new array).
 
     Leading axes of size 1 are added to whichever of ``x``'s shape and ``repetitions`` is
-    shorter. See also: numpy.tile.
+    shorter. Counts are read as NumPy reads them: all equal to 1 (1.0 and True too) is a copy of
+    an array, otherwise each must be an integer (``operator.index``: TypeError). See also: numpy.tile.
     """
+    array_given = isinstance(A, (DArray, np.ndarray))
     A = one("tile", A)
-    counts = _counts(reps, "repetitions")
-    rank = max(len(counts), A.ndim)
-    counts = [1] * (rank - len(counts)) + counts
+    host: Any = reps.get() if isinstance(reps, DArray) else reps
+    try:
+        given: tuple[Any, ...] = tuple(host)
+    except TypeError:
+        given = (host,)
+    if all(r == 1 for r in given) and array_given:  # NumPy compares first (an array: 1.0 and True are 1)
+        given = (1,) * len(given)
+    rank = max(len(given), A.ndim)
+    given = (1,) * (rank - len(given)) + given
     out = reshape(A, (1,) * (rank - A.ndim) + A.shape)
+    size = A.size
+    if size:  # NumPy's order: each count not equal to 1 taken by ndarray.repeat (2.0 too), axis by axis
+        for r in given:
+            if r != 1:  # its TypeError, or ValueError for a negative count (none once the array is empty)
+                size *= np.zeros((1 if size else 0, 1)).repeat(r, 0).shape[0]
+    counts = [operator.index(r) for r in given]  # then NumPy's reshape to the product shape: integers only
+    sizes = tuple(n * r for n, r in zip(out.shape, counts))
+    if min(sizes, default=0) < 0:
+        raise ValueError(f"negative dimensions are not allowed (repetitions {counts})")
+    if A.size == 0:  # (NumPy repeats nothing of an empty array)
+        return empty(sizes, A.dtype, A.place)
     if all(r == 1 for r in counts):
         return reshape(out, out.shape, copy=True)
     for axis, r in enumerate(counts):
@@ -156,12 +175,14 @@ def triu(m: Any, k: int = 0) -> DArray:
 
 
 @named
-def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple[DArray, ...]:
-    """Coordinate arrays from coordinate vectors (new arrays; inputs are flattened).
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[DArray, ...] | list[DArray]:
+    """Coordinate arrays from coordinate vectors (inputs are flattened).
 
     ``indexing="xy"``: Cartesian (the first two axes swapped), ``"ij"``: matrix. ``sparse``: each
-    output keeps its own axis only (size 1 on the others); ``copy=False``: views (broadcast).
-    See also: numpy.meshgrid. A tuple, as NumPy 2 returns (the Array API says a list).
+    output keeps its own axis only (size 1 on the others); ``copy=False``: views of the inputs
+    (broadcast unless ``sparse``). A tuple, as NumPy 2 returns, except a list for ``sparse=True,
+    copy=False``, as NumPy's (the Array API says a list). See also: numpy.meshgrid.
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij', got {indexing!r}")
@@ -173,96 +194,9 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
     grids = [reshape(x, tuple(x.size if order[p] == a else 1 for p in range(len(xs)))) for a, x in enumerate(xs)]
     if not sparse:  # (writeable views, as NumPy's)
         grids = [g._view(g._dim.broadcast_to(shape)) for g in grids]
+    elif not copy:
+        return grids
     return tuple(reshape(g, g.shape, copy=True) if copy else g for g in grids)
-
-
-_MODES = ("constant", "edge", "reflect", "symmetric")
-
-
-def _pairs(values: Any, ndim: int, what: str) -> np.ndarray:
-    """``values`` (a scalar, a pair or one pair per axis) as an (ndim, 2) host array."""
-    try:
-        return np.broadcast_to(np.asarray(values), (ndim, 2))
-    except ValueError:
-        raise ValueError(f"{what} {values!r} cannot be broadcast to one (before, after) pair per axis "
-                         f"({ndim} axes)") from None
-
-
-class _Padding:
-    """The output of ``pad`` and the slices of the original values in it. Axis ``a`` is padded
-    over the full (padded) extent of the axes before it and the original extent of those after
-    it, NumPy's order: later axes pad over the padding of earlier ones."""
-
-    def __init__(self, out: DArray, center: tuple[slice, ...]) -> None:
-        self.out, self.center = out, center
-
-    def at(self, axis: int, key: slice) -> DArray:
-        """The view of ``key`` along ``axis``."""
-        return self.out[along(axis, key) + self.center[axis + 1:]]
-
-    def put(self, axis: int, key: slice, value: Any) -> None:
-        """``value`` (a scalar or a view of the output) copied into ``key`` along ``axis``."""
-        region = self.out._dim.getitem(along(axis, key) + self.center[axis + 1:])
-        if region.size:
-            assign(self.out, region, value)
-
-    def reflect(self, axis: int, before: int, n: int, after: int, edge: int) -> None:
-        """Fill the padding of ``axis`` with mirrored runs of what is filled so far, growing outwards
-        until none is left (numpy.pad's reflect/symmetric loop): each step copies at most a whole
-        number of periods of the original ``n`` values (``edge``: the edge value is mirrored too)."""
-        size = self.out.shape[axis]
-        left, right = before, after
-        while left or right:
-            filled = size - left - right
-            chunk = filled // n * n if edge else (filled - 1) // (n - 1) * (n - 1)
-            if left:
-                k = min(chunk, left)
-                stop = left - edge
-                self.put(axis, slice(left - k, left), self.at(axis, slice(stop + k, stop, -1)))
-                left -= k
-            if right:
-                k = min(chunk, right)
-                start = edge - right - 2  # counted from the end of the axis
-                self.put(axis, slice(size - right, size - right + k), self.at(axis, slice(start, start - k, -1)))
-                right -= k
-
-
-@named
-def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> DArray:
-    """``x`` padded along each axis (a new array).
-
-    ``pad_width``: an int, a (before, after) pair, or one pair per axis. ``mode``:
-    ``"constant"`` (``constant_values``: a scalar, a pair or one pair per axis), ``"edge"``,
-    ``"reflect"`` or ``"symmetric"``; axes are padded in order, as NumPy does.
-    See also: numpy.pad.
-    """
-    array = one("pad", array)
-    if mode not in _MODES:
-        raise ValueError(f"mode {mode!r} is not supported; darray has {', '.join(_MODES)}")
-    if np.asarray(pad_width).dtype.kind != "i":
-        raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}")
-    widths = _pairs(pad_width, array.ndim, "pad_width")
-    if (widths < 0).any():
-        raise ValueError(f"index can't contain negative values (pad_width {pad_width!r})")
-    widths = widths.tolist()
-    if mode != "constant" and array.size == 0:
-        for axis, (n, w) in enumerate(zip(array.shape, widths)):
-            if n == 0 and any(w):
-                raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant'")
-    p = _Padding(empty(tuple(n + b + a for n, (b, a) in zip(array.shape, widths)), array.dtype, array.place),
-                 tuple(slice(b, b + n) for n, (b, _) in zip(array.shape, widths)))
-    assign(p.out, p.out._dim.getitem(p.center), array)
-    values = _pairs(constant_values, array.ndim, "constant_values").tolist() if mode == "constant" else None
-    for axis, (n, (before, after)) in enumerate(zip(array.shape, widths)):
-        if values is not None:  # mode 'constant'; Python scalars: cast (or OverflowError) as NumPy's setitem does
-            p.put(axis, slice(0, before), values[axis][0])
-            p.put(axis, slice(before + n, None), values[axis][1])
-        elif mode == "edge" or n == 1:
-            p.put(axis, slice(0, before), p.at(axis, slice(before, before + 1)))
-            p.put(axis, slice(before + n, None), p.at(axis, slice(before + n - 1, before + n)))
-        else:
-            p.reflect(axis, before, n, after, int(mode == "symmetric"))
-    return p.out
 
 
 @named

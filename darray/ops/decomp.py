@@ -8,6 +8,7 @@ floating dtype of the place, as NumPy's in float64.
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, TypeVar, cast
 
@@ -57,12 +58,16 @@ def _on_host(fn: F) -> F:
 
 def _lapack(name: str, fn: Callable[..., Any], *xs: ArrayLike, square: bool = True) -> Any:
     """``fn`` of the host copies of ``xs`` (stacks of matrices, floating), its array results
-    copied back to the place of the arguments (a tuple stays a tuple)."""
+    copied back to the place of the arguments (a tuple stays a tuple); NumPy's LinAlgError (a
+    ValueError) for a first argument that is not a stack of (``square``) matrices."""
     arrays = [_inexact(a) for a in _operands(name, xs)]
     x = arrays[0]
-    if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
-        raise ValueError(f"darray {name}: needs a stack of {'square ' if square else ''}matrices, got shape "
-                         f"{_fmt(x.shape)}")
+    if x.ndim < 2:
+        raise np.linalg.LinAlgError(f"darray {name}: {x.ndim}-dimensional array given. Array must be at least "
+                                    "two-dimensional")
+    if square and x.shape[-1] != x.shape[-2]:
+        raise np.linalg.LinAlgError(f"darray {name}: Last 2 dimensions of the array must be square, got shape "
+                                    f"{_fmt(x.shape)}")
     try:
         res = fn(*[a.get() for a in arrays])
     except np.linalg.LinAlgError as err:
@@ -86,21 +91,32 @@ def det(a: ArrayLike) -> DArray:
     return _lapack("det", np.linalg.det, a)
 
 
-def _uplo(uplo: str) -> Literal["L", "U"]:
-    """NumPy's ``UPLO`` (which triangle to read), checked there."""
-    return cast('Literal["L", "U"]', uplo)
+def _uplo(name: str, uplo: Any) -> Literal["L", "U"]:
+    """NumPy's ``UPLO`` (which triangle to read), checked first as NumPy does: upper-cased
+    (AttributeError for a non-string, as NumPy's ``UPLO.upper()``), then 'L' or 'U' (ValueError)."""
+    try:
+        upper = uplo.upper()
+    except AttributeError:
+        raise AttributeError(f"darray {name}: UPLO must be 'L' or 'U', got {uplo!r}") from None
+    if upper not in ("L", "U"):
+        raise ValueError(f"darray {name}: UPLO argument must be 'L' or 'U', got {uplo!r}")
+    return cast('Literal["L", "U"]', upper)
 
 
 @_on_host
-def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
-    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices. See also: numpy.linalg.eigh."""
-    return EighResult(*_lapack("eigh", lambda m: tuple(np.linalg.eigh(m, _uplo(UPLO))), a))
+def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:  # noqa: N803  (NumPy's name)
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, from the lower (``UPLO='L'``)
+    or upper ('U') triangle; lowercase accepted, as NumPy. See also: numpy.linalg.eigh."""
+    uplo = _uplo("eigh", UPLO)
+    return EighResult(*_lapack("eigh", lambda m: tuple(np.linalg.eigh(m, uplo)), a))
 
 
 @_on_host
-def eigvalsh(a: ArrayLike, UPLO: str = "L") -> DArray:
-    """Eigenvalues (ascending) of Hermitian matrices. See also: numpy.linalg.eigvalsh."""
-    return _lapack("eigvalsh", lambda m: np.linalg.eigvalsh(m, _uplo(UPLO)), a)
+def eigvalsh(a: ArrayLike, UPLO: str = "L") -> DArray:  # noqa: N803  (NumPy's name)
+    """Eigenvalues (ascending) of Hermitian matrices, from the triangle ``UPLO`` says (as :func:`eigh`).
+    See also: numpy.linalg.eigvalsh."""
+    uplo = _uplo("eigvalsh", UPLO)
+    return _lapack("eigvalsh", lambda m: np.linalg.eigvalsh(m, uplo), a)
 
 
 @_on_host
@@ -194,10 +210,16 @@ def matrix_power(a: ArrayLike, n: int) -> DArray:
     """``x`` to the integer power ``n`` by repeated squaring with ``matmul`` on the array's place
     (a negative ``n`` inverts first, through ``inv``). See also: numpy.linalg.matrix_power."""
     (m,) = _operands("matrix_power", (a,))
-    if m.ndim < 2 or m.shape[-1] != m.shape[-2]:
-        raise ValueError(f"darray matrix_power: needs a stack of square matrices, got shape {_fmt(m.shape)}")
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"darray matrix_power: n must be an integer, got {n!r}")
+    if m.ndim < 2:
+        raise np.linalg.LinAlgError(f"darray matrix_power: {m.ndim}-dimensional array given. Array must be at "
+                                    "least two-dimensional")
+    if m.shape[-1] != m.shape[-2]:
+        raise np.linalg.LinAlgError(f"darray matrix_power: Last 2 dimensions of the array must be square, got "
+                                    f"shape {_fmt(m.shape)}")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"darray matrix_power: exponent must be an integer, got {n!r}") from None
     if n < 0:
         m, n = inv(m), -n
     result: DArray | None = None

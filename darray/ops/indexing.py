@@ -422,6 +422,41 @@ def _gather_host(view: DArray, advanced: list[_Advanced]) -> DArray:
         _raise_bad(view, indices)
 
 
+def _integers(key: Any, ndim: int) -> bool:
+    """Whether ``key`` names one element by an integer per axis (``()`` of a 0-d array): NumPy's
+    scalar assignment, which takes no sequence."""
+    entries = key if type(key) is tuple else (key,)
+    return len(entries) == ndim and all(isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in entries)
+
+
+def _whole_mask(key: Any, ndim: int) -> bool:
+    """Whether ``key`` is one boolean mask of ``ndim`` axes (a bool scalar for a 0-d array)."""
+    whole = key if type(key) is not tuple else key[0] if len(key) == 1 else None
+    if isinstance(whole, (bool, np.bool_)):
+        return ndim == 0
+    if isinstance(whole, list):
+        try:
+            whole = np.asarray(whole)
+        except ValueError:  # ragged: not a mask
+            return False
+    return isinstance(whole, (np.ndarray, DArray)) and whole.dtype == np.bool_ and whole.ndim == ndim
+
+
+def _rank(value: Any) -> int:
+    """The number of axes of ``value`` as NumPy converts it (0 for what it cannot)."""
+    if isinstance(value, DArray):
+        return value.ndim
+    try:
+        return int(np.ndim(value))
+    except ValueError:  # a ragged list: NumPy's own error comes later
+        return 0
+
+
+def _sequence(value: Any) -> bool:
+    """Whether ``value`` is an array of at least one axis, or a list or tuple."""
+    return isinstance(value, (list, tuple)) or (isinstance(value, (DArray, np.ndarray)) and value.ndim > 0)
+
+
 def _element_key(shape: tuple[int, ...], key: Any) -> bool:
     """Whether ``key`` is an int per axis (the commonest key of a loop: NumPy reads it as darray does)."""
     if type(key) is int:
@@ -456,11 +491,18 @@ def setitem(x: DArray, key: Any, value: Any, /) -> None:
         return
     found = _advanced_view(x, key)
     if found is None:
-        assign(x, x._dim.getitem(key), value)
+        dim = x._dim.getitem(key)
+        if not dim.shape and _integers(key, x.ndim) and _sequence(value):
+            raise ValueError(f"darray setitem: setting an array element with a sequence (a value of shape "
+                             f"{np.shape(value)} into one element)")
+        assign(x, dim, value)
         return
     if x._readonly:  # (a basic key: checked by ``assign``)
         read_only("setitem")
     view, advanced = found
+    if _whole_mask(key, x.ndim) and _rank(value) > 1:  # NumPy's assignment through one mask of x's rank
+        raise TypeError(f"darray setitem: NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                        f"input, input has {_rank(value)} dimensions")
     if isinstance(value, DArray) and value._place is not x._place and value._place != x._place:
         raise ValueError(f"darray setitem: value is on {value._place} but the array is on {x._place}; use .to()")
     D.implementation("setitem", x._place)(x, key, value, view, advanced)
@@ -501,9 +543,11 @@ def _setitem_cl(x: DArray, key: Any, value: Any, view: DArray, advanced: list[_A
         mask = _on_place(advanced[0].index, place)  # one fused where into x, as in-place operators write
         write(view, E.build("where", mask, scalar_value(value, x.dtype).item(), view)[0])
         return
-    offsets = _offsets(view, _integer_indices(view, advanced))
-    values = empty(offsets.shape, x.dtype, place)
-    write(values, _value_term(value, x.dtype, offsets.shape, place, values))
+    indices = _integer_indices(view, advanced)
+    shape = _layout(view, [a for a, _, _ in indices], [i.shape for _, _, i in indices])[0]
+    values = empty(shape, x.dtype, place)  # the value checked before the indices' bounds, as NumPy
+    write(values, _value_term(value, x.dtype, shape, place, values))
+    offsets = _offsets(view, indices)
     if offsets.size:
         dst, dst_o = _base(view)
         lazy.before_write(dst)

@@ -21,13 +21,14 @@ from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from ._out import finish
-from .arrange import diff, pad
+from .arrange import diff
 from .creation import default_float, zeros
 from .linalg import diagonal as _last_two_diagonal
 from .linalg import dot as _dot
 from .linalg import matmul, tensordot
 from .linalg import outer as _outer
 from .manipulation import concat, moveaxis, reshape, stack, transpose
+from .padding import pad
 from .scan import cumulative_sum
 from .searching import searchsorted
 from .taking import take

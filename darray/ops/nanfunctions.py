@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import dtypes as _dt
 from .._array import DArray
 from .._typing import DTypeLike
 from ..dim import normalize_axes
@@ -17,6 +18,7 @@ from . import elementwise as E
 from . import reduction as R
 from . import scan as S
 from ._out import finish
+from .manipulation import broadcast_to
 
 
 def _array(a: Any) -> DArray:
@@ -49,14 +51,23 @@ def nanprod(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, 
 
 def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any) -> DArray:
     """nanmax/nanmin: NaN skipped (replaced by -inf/+inf; complex: -inf-infj/inf+infj), NaN where a
-    slice has nothing else (complex: the slice's first element, as NumPy's fmax/fmin fold gives)."""
+    slice has nothing else (complex: the slice's first element, as NumPy's fmax/fmin fold gives); of
+    equal values (-0.0 and 0.0) the first, as NumPy's fold up to 8 elements (beyond, NumPy's SIMD
+    lanes choose)."""
     x = _array(a)
     if x.dtype.kind not in "fc":
         return getattr(R, op)(x, axis, out=out, keepdims=keepdims, initial=initial, where=where)
     skip: Any = float("-inf") if op == "max" else float("inf")
     complex_ = x.dtype.kind == "c"
-    result = getattr(R, op)(_filled(x, complex(skip, skip) if complex_ else skip), axis, keepdims=keepdims,
-                            initial=initial, where=where)
+    filled, mask = _filled(x, complex(skip, skip) if complex_ else skip), where
+    if not complex_:
+        # NumPy's fmax/fmin fold keeps the first of equal values (-0.0, 0.0), max/min the last: so they
+        # read the slices reversed (float16 as float32: NumPy's float16 loops keep the first)
+        back = tuple(slice(None, None, -1) if d in normalize_axes(axis, x.ndim, f"nan{op}") else slice(None)
+                     for d in range(x.ndim))
+        filled = filled[back].astype(_dt.float32) if x.dtype == _dt.float16 else filled[back]
+        mask = where if where is True else broadcast_to(asarray(where, device=x.place), x.shape)[back]
+    result = getattr(R, op)(filled, axis, keepdims=keepdims, initial=initial, where=mask)
     none: Any = float("nan")
     if complex_ and where is True:
         axes = normalize_axes(axis, x.ndim, f"nan{op}")
@@ -65,8 +76,8 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: 
                                                                E.apply("logical_not", where))
     empty = R.all(nan, axis, keepdims=keepdims)
     if initial is not None:
-        return finish(f"nan{op}", result, out)
-    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(result.dtype, copy=False), out)
+        return finish(f"nan{op}", result.astype(x.dtype, copy=False), out)
+    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(x.dtype, copy=False), out)
 
 
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,

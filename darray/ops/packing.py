@@ -8,8 +8,8 @@ from .._array import DArray
 from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
-from .arrange import pad
 from .manipulation import moveaxis, reshape
+from .padding import pad
 
 _BIG = (7, 6, 5, 4, 3, 2, 1, 0)  # bit shifts of the 8 elements packed into one byte, most significant first
 

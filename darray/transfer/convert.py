@@ -218,6 +218,10 @@ def _value_term(value: Any, dtype: np.dtype, shape: tuple[int, ...], place: CLPl
     else:  # host values are cast on the host, as NumPy's setitem casts them
         src = from_numpy(value.astype(dtype, copy=False) if isinstance(value, np.ndarray)
                          else np.asarray(value, dtype=dtype), place)
+    extra = src.ndim - len(shape)
+    if extra > 0 and isinstance(value, (DArray, np.ndarray)) and all(n == 1 for n in src.shape[:extra]):
+        # NumPy's setitem drops an array's extra leading ones (a list may not have more axes)
+        src = src.reshape(src.shape[extra:])
     try:
         fits = broadcast_shapes(src.shape, shape) == shape
     except ValueError:
