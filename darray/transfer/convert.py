@@ -375,7 +375,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Plac
     if isinstance(a, (bool, int, float, complex)) and want is None:
         want = _dt.result_type(a)
     try:
-        host = np.asarray(a, dtype=want, order=order)
+        host = np.asarray(a, dtype=want, order=cast(Any, order))  # (NumPy checks the order)
     except OverflowError as err:
         raise OverflowError(f"darray asarray: {err}") from err
     if not host.dtype.isnative:
