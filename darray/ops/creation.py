@@ -227,7 +227,8 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None, *, de
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> DArray:  # noqa: A001
-    """A copy of ``a`` in memory order ``order`` (``transfer.convert.fortran``). See also: numpy.copy."""
+    """A copy of ``a`` in memory order ``order`` ("K", "A": Fortran for a Fortran-contiguous ``a``, else C).
+    See also: numpy.copy."""
     return array(a, copy=True, order=order)
 
 
