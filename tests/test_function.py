@@ -98,11 +98,16 @@ def test_out() -> None:
         np.sum(da.asarray(_A), axis=0, out=da.empty(2))
 
 
-@pytest.mark.parametrize("call,what", [
-    (lambda x: np.pad(x, 1, mode="reflect", reflect_type="odd"), "reflect_type")],
-    ids=["pad-kwargs"])
-def test_unsupported_raises_naming_it(call, what: str) -> None:
-    with pytest.raises(TypeError, match=what):
+@pytest.mark.parametrize("call,error,what", [
+    (lambda x: np.pad(x, 1, bogus=1), ValueError, "bogus"),
+    (lambda x: np.sort(x, order="f"), ValueError, "order")],
+    ids=["pad-kwargs", "sort-order"])
+def test_refused_keywords_raise_numpys_error_naming_them(call, error, what: str) -> None:
+    """A keyword NumPy's function refuses, reached through ``__array_function__``: NumPy's class,
+    naming the keyword."""
+    with pytest.raises(error, match=what):
+        call(_A)
+    with pytest.raises(error, match=what):
         call(da.asarray(_A))
 
 

@@ -153,47 +153,57 @@ def to_place(x: DArray, place: Place) -> DArray:
 ORDERS = ("C", "F", "A", "K")
 
 
-def fortran(x: DArray, order: str | None) -> bool:
-    """Whether a new array made from ``x`` in memory order ``order`` is Fortran-contiguous, as
-    NumPy's: "F"; "A" and "K" (None: "K") for a Fortran-contiguous ``x`` that is not C-contiguous.
-    (Where NumPy's "K" keeps another strided layout's axis order, darray's copy is C-contiguous.)"""
+def axis_order(x: DArray, order: str | None) -> tuple[int, ...]:
+    """The axes of a new array made from ``x`` in memory order ``order``, outermost first, as NumPy
+    lays it out: "C" in order, "F" reversed, "A" reversed for a Fortran-contiguous ``x`` (not
+    C-contiguous), "K" (None) by ``x``'s strides, largest first (ties and length-1 axes in order)."""
     d = x._dim
-    return len(d.shape) > 1 and (order == "F" or (order != "C" and d.is_f_contiguous and not d.is_c_contiguous))
+    n = len(d.shape)
+    if n < 2 or order == "C" or (order == "A" and not (d.is_f_contiguous and not d.is_c_contiguous)):
+        return tuple(range(n))
+    if order in ("F", "A"):
+        return tuple(range(n - 1, -1, -1))
+    return tuple(sorted(range(n), key=lambda a: -abs(d.strides[a]) if d.shape[a] > 1 else 0))
 
 
 def laid_out(x: DArray, order: str | None) -> bool:
-    """Whether ``x`` already is in the memory order ``order`` asks of it (NumPy's no-copy test: "A"
-    and "K" take any layout); ValueError for an order NumPy does not have."""
+    """Whether ``x`` already is in the memory order ``order`` asks of it (NumPy's no-copy test of
+    ``astype``: "A" takes a C- or Fortran-contiguous array, "K" any; ``asarray``'s "A" takes any);
+    ValueError for an order NumPy does not have."""
     if order == "C":
         return x._dim.is_c_contiguous
     if order == "F":
         return x._dim.is_f_contiguous
+    if order == "A":
+        return x._dim.is_c_contiguous or x._dim.is_f_contiguous
     if order not in ORDERS and order is not None:
         raise ValueError(f"darray: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
     return True
 
 
 def astype(x: DArray, dtype: np.dtype, *, copy: bool, order: str | None = "C") -> DArray:
-    """``x`` converted to ``dtype`` in a new array, C- or Fortran-contiguous by ``order``
-    (:func:`fortran`); ``x`` itself where ``copy`` is False and it is already so."""
+    """``x`` converted to ``dtype`` in a new contiguous array laid out by ``order``
+    (:func:`axis_order`); ``x`` itself where ``copy`` is False and it is already so."""
     if laid_out(x, order) and not copy and dtype == x._dtype:
         return x
     check_dtype(dtype, x._place, "astype")
-    return implementation("convert.astype", x._place)(x, dtype, fortran(x, order))
+    axes = axis_order(x, order)
+    if axes == tuple(range(len(axes))):
+        return implementation("convert.astype", x._place)(x, dtype)
+    inverse = tuple(np.argsort(axes).tolist())  # made in the order ``axes`` over the permuted view
+    t = implementation("convert.astype", x._place)(DArray(x._data(), x._dim.transpose(axes), x._dtype, x._place),
+                                                   dtype)
+    return DArray(t._alloc, t._dim.transpose(inverse), dtype, x._place)
 
 
 @register("convert.astype", "cpu")
-def _astype_cpu(x: DArray, dtype: np.dtype, f: bool) -> DArray:
-    return from_numpy(x._host_view().astype(dtype, order="F" if f else "C"), x._place)
+def _astype_cpu(x: DArray, dtype: np.dtype) -> DArray:
+    return from_numpy(np.ascontiguousarray(x._host_view().astype(dtype)), x._place)
 
 
 @register("convert.astype", "cl")
-def _astype_cl(x: DArray, dtype: np.dtype, f: bool) -> DArray:
-    if f:  # into the transpose of a C-contiguous array of the reversed shape
-        t = empty(x.shape[::-1], dtype, x._place)
-        out = DArray(t._alloc, t._dim.transpose(), dtype, x._place)
-    else:
-        out = empty(x.shape, dtype, x._place)
+def _astype_cl(x: DArray, dtype: np.dtype) -> DArray:
+    out = empty(x.shape, dtype, x._place)
     return run_into(input_term(x), out, "astype" if dtype != x._dtype else "copy")
 
 
@@ -363,7 +373,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Plac
     if isinstance(a, DArray):
         place = parse(device) if device is not None else a._place
         same = place == a._place and (want is None or want == a._dtype)
-        if same and not copy and laid_out(a, order):
+        if same and not copy and laid_out(a, "K" if order == "A" else order):  # (asarray's "A": no copy)
             return a
         if copy is False:
             raise ValueError("darray asarray: copy=False but a copy is needed (other place, dtype or order)")
