@@ -198,7 +198,7 @@ def astype(x: DArray, dtype: np.dtype, *, copy: bool, order: str | None = "C") -
 
 @register("convert.astype", "cpu")
 def _astype_cpu(x: DArray, dtype: np.dtype) -> DArray:
-    return from_numpy(np.ascontiguousarray(x._host_view().astype(dtype)), x._place)
+    return from_numpy(x._host_view().astype(dtype, order="C"), x._place)
 
 
 @register("convert.astype", "cl")
