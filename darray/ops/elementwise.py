@@ -81,6 +81,25 @@ def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | No
     return found
 
 
+@lru_cache(maxsize=1024)
+def reduce_loop(ufunc: np.ufunc, name: str, x: np.dtype, dtype: np.dtype | None,
+                method: str = "reduce") -> tuple[np.dtype, np.dtype, np.dtype]:
+    """NumPy 2's loop dtypes (accumulator, element, result) of ``ufunc``'s ``method`` (reduce, accumulate,
+    reduceat) over an array of dtype ``x`` with ``dtype=`` (or the out array's dtype; None: neither), the
+    rule every darray ufunc method follows: the array is cast to the loop (any cast), add and multiply of
+    bool and small integers accumulate in int64/uint64 (as ``sum``). TypeError (NumPy's words) where no loop
+    fits or the loop's result cannot feed its accumulator (accumulate, reduceat: nor its elements)."""
+    try:
+        found = ufunc.resolve_dtypes((None, x, None), signature=(dtype, None, None), casting="unsafe",
+                                     reduction=True)
+    except TypeError as err:
+        raise TypeError(f"darray {name}: {err}") from None
+    if found[0] != found[2] or method != "reduce" and found[1] != found[0]:
+        raise TypeError(f"darray {name}: the resolved dtypes are not compatible with {name}. Resolved (dtypes: "
+                        f"{', '.join(map(str, found))})")
+    return found[0], found[1], found[2]
+
+
 def _names(keys: tuple[Any, ...]) -> str:
     return ", ".join(str(k) if isinstance(k, np.dtype) else f"python {k.__name__}" for k in keys)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import dtypes as _dt
 from .._array import DArray
 from .._typing import DTypeLike
 from ..dim import normalize_axes
@@ -89,24 +90,31 @@ def _valid(x: DArray, where: Any) -> Any:
     return where if valid is True else E.apply("logical_and", valid, where)
 
 
+def _inexact(op: str, x: DArray, dtype: DTypeLike) -> DArray:
+    """``x``, after NumPy's check of nanmean/nanvar/nanstd: a float or complex ``x`` takes no other ``dtype=``."""
+    if dtype is not None and x.dtype.kind in "fc" and _dt.as_dtype(dtype, op).kind not in "fc":
+        raise TypeError(f"darray {op}: If a is inexact, then dtype must be inexact")
+    return x
+
+
 def nanmean(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False, *,
             where: Any = True) -> DArray:
     """Mean over ``axis`` of the non-NaN elements (NaN for an all-NaN slice). See also: numpy.nanmean."""
-    x = _array(a)
+    x = _inexact("nanmean", _array(a), dtype)
     return R.mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
 
 
 def nanvar(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance over ``axis`` of the non-NaN elements. See also: numpy.nanvar."""
-    x = _array(a)
+    x = _inexact("nanvar", _array(a), dtype)
     return R.var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
 
 
 def nanstd(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation over ``axis`` of the non-NaN elements. See also: numpy.nanstd."""
-    x = _array(a)
+    x = _inexact("nanstd", _array(a), dtype)
     return R.std(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
 
 

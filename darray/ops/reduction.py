@@ -285,29 +285,35 @@ def _ddof(op: str, ddof: float, correction: float | None) -> float:
 def var(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance with ``ddof`` (NumPy) or ``correction`` (Array API); the deviation chain fuses into the
-    sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. See also: numpy.var."""
+    sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. ``dtype=`` as
+    NumPy's: the mean and the sum of squares accumulate in it and the result has it (float64 for
+    integers and bool; complex input gives its real dtype unless ``dtype=`` is complex). See also: numpy.var."""
     a = a if isinstance(a, DArray) else asarray(a)
-    if dtype is not None:
-        a = a.astype(_dt.as_dtype(dtype, "var"), copy=False)
+    dt = _dt.as_dtype(dtype, "var") if dtype is not None else _dt.float64 if a.dtype.kind in "biu" else None
     axes = normalize_axes(axis, a.ndim, "var")
     n = _count(a, axes, keepdims, where)
     if mean is None:
-        mean = _mean(a, axes, keepdims=True, where=where)
+        mean = _mean(a, axes, dt, keepdims=True, where=where)
     centred = E.apply("subtract", a, mean)
-    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if a.dtype.kind == "c" \
+    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if centred.dtype.kind == "c" \
         else E.apply("multiply", centred, centred)
     if where is not True:
         square = _masked("sum", square, where, None)
-    total = _reduce("sum", square, axes, keepdims)
+    total = _reduce("sum", square, axes, keepdims, dt)
     d = _ddof("var", ddof, correction)
     if isinstance(n, DArray):
         denominator = E.apply("maximum", E.apply("subtract", n, d), 0)
         return finish("var", E.apply("divide", total, denominator).astype(total.dtype, copy=False), out)
-    return finish("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0), out)
+    return finish("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0).astype(total.dtype, copy=False),
+                  out)
 
 
 def std(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation (the square root of :func:`var`, same parameters). See also: numpy.std."""
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
-    return finish("std", E.apply("sqrt", v), out)
+    root = E.apply("sqrt", v)
+    if v.ndim and not _dt.can_cast(root.dtype, v.dtype, "same_kind"):  # NumPy's sqrt(v, out=v) of an array
+        raise TypeError(f"darray std: Cannot cast ufunc 'sqrt' output from {root.dtype!r} to {v.dtype!r} with "
+                        "casting rule 'same_kind'")
+    return finish("std", root.astype(v.dtype, copy=False), out)
