@@ -37,7 +37,7 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
     if op.types == "ufunc" or op.types.startswith("like:"):
         ufunc = cast(np.ufunc, getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref)
         try:
-            loop = ufunc.resolve_dtypes(tuple(dts) + (None,) * ufunc.nout)
+            loop = _numpy_loop(ufunc, tuple(dts) + (None,) * ufunc.nout)
         except TypeError as err:
             raise TypeError(f"darray {name}: not supported for dtypes {_names(keys)}: {err}") from None
         ins, out = tuple(loop[:op.arity]), loop[op.arity]
@@ -56,6 +56,15 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
 _DEFAULT: dict[Any, np.dtype] = {int: _dt.int64, float: _dt.float64, complex: _dt.complex128}  # Python types, strong
 
 
+def _numpy_loop(ufunc: np.ufunc, dts: tuple[Any, ...], **kw: Any) -> tuple[np.dtype, ...]:
+    """``ufunc.resolve_dtypes(dts, **kw)``, where NumPy picks its object loop for Python ints (two of
+    them compared: they may be of any size) the loop of their default dtypes."""
+    found = ufunc.resolve_dtypes(dts, **kw)
+    if any(d.kind == "O" for d in found):
+        found = ufunc.resolve_dtypes(tuple(_DEFAULT.get(k, k) for k in dts), **kw)
+    return found
+
+
 @lru_cache(maxsize=1024)
 def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | None,
          casting: str) -> tuple[np.dtype, ...]:
@@ -70,9 +79,7 @@ def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | No
     dts: tuple[Any, ...] = tuple(_dt.bool_ if k is bool else _DEFAULT.get(k, k) if ufunc.nin == 1 else k for k in keys)
     dts += (None,) * ufunc.nout  # (NumPy: the Python scalar of a one-input ufunc is not weak)
     try:
-        found = ufunc.resolve_dtypes(dts, **kw)
-        if any(d.kind == "O" for d in found):  # NumPy's object loop of Python ints: their default dtypes
-            found = ufunc.resolve_dtypes(tuple(_DEFAULT.get(k, k) for k in dts), **kw)
+        found = _numpy_loop(ufunc, dts, **kw)
     except TypeError as err:
         raise TypeError(f"darray {name}: {err}") from None
     for k, d in zip(dts, found):  # NumPy converts a weak scalar under 'equiv' only to its own default dtype
@@ -355,7 +362,20 @@ def _make(op: Op) -> Callable[..., DArray]:
     return fn
 
 
-_FUNCS = {op.name: _make(op) for op in OPS if op.name not in ("clip", "round")}
+def _part(fn: Callable[..., DArray]) -> Callable[..., Any]:
+    """NumPy's ``real``/``imag`` (``val.real``): a Python scalar's own part (``real(True)`` is 1), else ``fn``."""
+    name = fn.__name__
+
+    def part(val: ArrayLike, /) -> Any:
+        return getattr(val, name) if type(val) in D.PY_SCALARS else fn(val)
+
+    part.__name__ = part.__qualname__ = name
+    part.__doc__ = fn.__doc__
+    return part
+
+
+_FUNCS = {op.name: _make(op) if op.types != "real" else _part(_make(op)) for op in OPS
+          if op.name not in ("clip", "round")}
 globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
@@ -393,6 +413,8 @@ def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None =
     if a_min is not None and min is not None or a_max is not None and max is not None:
         raise ValueError("darray clip: give each bound once: a_min or min, a_max or max")
     low, high = min if a_min is None else a_min, max if a_max is None else a_max
+    if type(a) in D.PY_SCALARS:  # NumPy's clip takes ``a`` as an array (strong), the bounds as given (weak)
+        a = np.asarray(a)[()]
     if low is None and high is None:
         return _stored("clip", apply("positive", a), out)
     if low is None:
