@@ -10,6 +10,7 @@ darray's documented differences stay out of the draws: histogram takes no comple
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import warnings
 from collections.abc import Callable
@@ -202,18 +203,28 @@ def test_ufunc_methods(method: str, name: str, x: np.dtype, dtype: np.dtype | No
 
 # ------------------------------------------------------------------------------------------ reductions
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=10, deadline=None)
 @pytest.mark.parametrize(("name", "takes_dtype"), REDUCTIONS)
 @given(arg=st.sampled_from([Arg("matrix", d) for d in DTYPES] + SCALARS), dtype=st.none() | st.sampled_from(DTYPES),
-       axis=st.sampled_from([None, 0]))
-def test_reduction(name: str, takes_dtype: bool, arg: Arg, dtype: np.dtype | None, axis: int | None) -> None:
+       axis=st.sampled_from([None, 0]), out=st.none() | st.sampled_from(DTYPES))
+def test_reduction(name: str, takes_dtype: bool, arg: Arg, dtype: np.dtype | None, axis: int | None,
+                   out: np.dtype | None) -> None:
     """Each reduction of a 2x2 array of every dtype (over all axes or one) or of a scalar (NumPy's or
-    Python's; over all axes), with and without ``dtype=``."""
+    Python's; over all axes), with and without ``dtype=`` and ``out=`` (NumPy's reduce: any cast)."""
     kw: dict[str, Any] = {} if dtype is None or not takes_dtype else {"dtype": dtype}
     axis = axis if arg.form == "matrix" else None  # (NumPy takes axis=0 of a 0-d array too; darray does not)
     if name not in ("trace", "cumulative_sum", "cumulative_prod") or axis is not None:
         kw["axis"] = axis
-    assert (r := outcome(lambda xp: getattr(xp, name)(arg.get(xp), **kw), _arg_dtypes(arg, *kw.values()))) is None, r
+    out = out if "out" in inspect.signature(getattr(np, name)).parameters else None
+
+    def call(xp: Any) -> Any:
+        if out is None:
+            return getattr(xp, name)(arg.get(xp), **kw)
+        ones = np.ones(np.shape(getattr(np, name)(np.ones(np.shape(arg.get(np))), **kw)), out)
+        target = ones if xp is np else da.asarray(ones)
+        return getattr(xp, name)(arg.get(xp), out=target, **kw)  # (NumPy: a scalar for a 0-d out)
+
+    assert (r := outcome(call, _arg_dtypes(arg, *kw.values(), *([out] if out else [])))) is None, r
 
 
 # ------------------------------------------------------------------------------------------- functions

@@ -22,7 +22,7 @@ from ..dim import normalize_axes
 from ..transfer.convert import asarray, from_numpy, to_numpy
 from . import elementwise as E
 from . import reduction as R
-from ._out import finish
+from ._out import finish, reduced
 from .creation import diag, full
 from .histogram import histogram_bin_edges, uniform_counts
 from .linalg import matmul
@@ -226,7 +226,8 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
             result = E.apply("where", from_numpy(counts[:, None] == 0, x.place), np.nan, result)
     kept = tuple(1 if k in axes else s for k, s in enumerate(x.shape)) if keepdims else rest
     result = moveaxis(result, -1, 0) if qs.ndim else result[:, 0]
-    return finish(op, reshape(result, qs.shape + kept), out)
+    # into out: the median by mean's any cast, the quantiles by their ufuncs' same_kind (NumPy's)
+    return (reduced if mean else finish)(op, reshape(result, qs.shape + kept), out)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
