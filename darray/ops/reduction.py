@@ -282,7 +282,9 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> DA
     See also: numpy.ptp"""
     a = a if isinstance(a, DArray) else asarray(a)
     hi, lo = _reduce("max", a, axis, keepdims), _reduce("min", a, axis, keepdims)
-    return finish("ptp", E.apply("subtract", hi, lo), out)  # (NumPy's subtract(hi, lo, out): same_kind)
+    if out is not None:  # NumPy's: the maximum into out (any cast), then subtract(out, lo, out) (same_kind)
+        hi = reduced("ptp", hi, out)
+    return finish("ptp", E.apply("subtract", hi, lo), out)
 
 
 def _ddof(op: str, ddof: float, correction: float | None) -> float:
