@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 import darray as da
@@ -286,8 +286,9 @@ FUNCTIONS = (
 )
 
 
-def _tokens(row: Row, a: Arg, b: Arg, c: Arg, dtype: np.dtype) -> Callable[[Any], Any]:
-    """``row``'s call for ``xp`` with operands a, b, c and the drawn dtype."""
+def _tokens(row: Row, a: Arg, b: Arg, c: Arg, dtype: np.dtype, out: np.dtype | None = None) -> Callable[[Any], Any]:
+    """``row``'s call for ``xp`` with operands a, b, c and the drawn dtype (and an ``out`` of that dtype,
+    of NumPy's result's shape)."""
     def value(t: Any, xp: Any) -> Any:
         if isinstance(t, list):
             return [value(x, xp) for x in t]
@@ -303,15 +304,33 @@ def _tokens(row: Row, a: Arg, b: Arg, c: Arg, dtype: np.dtype) -> Callable[[Any]
             return x if xp is np else da.asarray(x)
         return dtype if t == "D" else t
 
-    return lambda xp: getattr(xp, row.name)(*[value(t, xp) for t in row.args],
-                                            **{k: value(v, xp) for k, v in row.kw.items()})
+    def call(xp: Any, **extra: Any) -> Any:
+        return getattr(xp, row.name)(*[value(t, xp) for t in row.args],
+                                     **{k: value(v, xp) for k, v in row.kw.items()}, **extra)
+
+    if out is None:
+        return call
+    ones = np.ones(np.shape(call(np)), out)  # (NumPy raising here: the case is drawn again)
+    return lambda xp: call(xp, out=ones if xp is np else da.asarray(ones))
+
+
+def _takes_out(name: str) -> bool:
+    return all("out" in inspect.signature(getattr(xp, name)).parameters for xp in (np, da))
 
 
 @settings(max_examples=8, deadline=None)
 @pytest.mark.parametrize("row", FUNCTIONS, ids=lambda r: f"{r.name}{r.args}{sorted(r.kw)}")
 @given(data=st.data())
 def test_function(row: Row, data: st.DataObject) -> None:
-    """Each function of :data:`FUNCTIONS` over drawn operands (and a drawn ``dtype=``)."""
+    """Each function of :data:`FUNCTIONS` over drawn operands (and a drawn ``dtype=``; an ``out=`` of
+    any dtype where NumPy's function and darray's take one)."""
     a, b, c = (data.draw(st.sampled_from(row.forms), label=n) for n in "abc")
     dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
-    assert (r := outcome(_tokens(row, a, b, c, dtype), _arg_dtypes(a, b, c, dtype))) is None, r
+    out = data.draw(st.none() | st.sampled_from(DTYPES), label="out") if _takes_out(row.name) else None
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            call = _tokens(row, a, b, c, dtype, out)
+    except Exception:
+        reject()
+    assert (r := outcome(call, _arg_dtypes(a, b, c, dtype, *([out] if out else [])))) is None, r

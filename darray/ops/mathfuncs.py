@@ -434,7 +434,13 @@ def vecmat(x1: Any, x2: Any, /, out: Any = None) -> DArray:
 def dot(a: Any, b: Any, out: Any = None) -> DArray:
     """NumPy's ``dot`` (products of 0-d, inner of 1-D, matmul of 2-D, sums over the last and
     second-to-last axes otherwise). See also: numpy.dot."""
-    return finish("dot", _dot(a, b), out)
+    result = _dot(a, b)
+    blas = result.dtype in (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
+    if out is not None and (blas or (np.ndim(a) and np.ndim(b))) and getattr(out, "dtype", None) != result.dtype:
+        # NumPy's dot casts nothing into out (but of integers or float16 with a 0-d operand: multiply's out=)
+        raise ValueError("darray dot: output array is not acceptable (must have the right datatype, number of "
+                         f"dimensions, and be a C-Array): {result.dtype} wanted")
+    return finish("dot", result, out)
 
 
 def outer(a: Any, b: Any, out: Any = None) -> DArray:

@@ -226,8 +226,9 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
             result = E.apply("where", from_numpy(counts[:, None] == 0, x.place), np.nan, result)
     kept = tuple(1 if k in axes else s for k, s in enumerate(x.shape)) if keepdims else rest
     result = moveaxis(result, -1, 0) if qs.ndim else result[:, 0]
-    # into out: the median by mean's any cast, the quantiles by their ufuncs' same_kind (NumPy's)
-    return (reduced if mean else finish)(op, reshape(result, qs.shape + kept), out)
+    # into out as NumPy's: the median (mean's) and the nan-functions (out[...] = ) by any cast, the
+    # quantiles by their ufuncs' same_kind
+    return (reduced if mean or skip_nan else finish)(op, reshape(result, qs.shape + kept), out)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
