@@ -70,6 +70,8 @@ SIGNATURE_DIFFERENCES: dict[str, str] = {
     **dict.fromkeys(["real", "imag"], "an op-table function with the Array API's positional-only x "
                     "(NumPy's val)"),
     **dict.fromkeys(["matmul", "matvec", "vecmat", "vecdot"], _GUFUNC),
+    **dict.fromkeys(["linalg.matmul", "linalg.vecdot"], "the same function as darray's matmul/vecdot: takes their "
+                    "out= too"),
     **dict.fromkeys(["percentile", "quantile", "nanpercentile", "nanquantile"],
                     "keeps NumPy < 2.4's deprecated interpolation= keyword (method= is the name)"),
     "reshape": "keeps NumPy < 2.4's deprecated newshape= keyword, so shape defaults to None",

@@ -183,7 +183,7 @@ def _value(t: Term, memo: dict[Term, Any], out: np.ndarray | None = None) -> Any
         op = t.op
         if op == "cast":
             r = np.asarray(args[0]).astype(t.dtype)
-        elif out is not None and op != "where":
+        elif out is not None and op != "where" and out.dtype == t.dtype:
             return ref(op)(*args, out=out)
         else:
             r = ref(op)(*args)
@@ -319,10 +319,10 @@ _COPY = _Copy()
 _GENERAL = frozenset(("cast", "where"))  # ops ``_value`` computes otherwise than ``ref(op)(*args, out=out)``
 
 
-def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: str) -> None:
+def _apply(op: str, args: Sequence[Term], dtype: np.dtype, target: Input, place: CLPlace, name: str) -> None:
     """NumPy's ``op`` over ``args`` (materialised terms of the loop dtypes: a graph of size 1, no
-    walk, no memo) into ``target``, once what it depends on has completed (the views are made
-    before: making one reads nothing)."""
+    walk, no memo) computed in ``dtype`` into ``target`` (of another dtype: cast unsafely), once what it
+    depends on has completed (the views are made before: making one reads nothing)."""
     reads = []
     vals: list[Any] = []
     for a in args:
@@ -336,7 +336,8 @@ def _apply(op: str, args: Sequence[Term], target: Input, place: CLPlace, name: s
     out = _view(target)
     f = ref(op)
     run = _quiet_run()
-    compute = partial(run, f, *vals, out=out) if op not in _GENERAL else partial(run, _into, out, f, vals)
+    compute = partial(run, f, *vals, out=out) if op not in _GENERAL and out.dtype == dtype \
+        else partial(run, _into, out, f, vals)
     if not _active and settled((target.alloc, *reads), 1):  # nothing to wait for: at once (see ``at_once.compute``)
         compute()
         return
@@ -406,7 +407,7 @@ def run(nodes: Sequence[Node], targets: Sequence[Input], place: CLPlace, name: s
     if size == 1 and nodes[0].op != "cast":
         if not _addressable((*nodes[0].args, targets[0])):
             return False
-        _apply(nodes[0].op, nodes[0].args, targets[0], place, name)
+        _apply(nodes[0].op, nodes[0].args, nodes[0].dtype, targets[0], place, name)
         return True
     inputs = _inputs(nodes)
     if not _addressable((*inputs, *targets)):

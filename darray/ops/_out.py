@@ -22,4 +22,10 @@ def finish(name: str, result: DArray, out: Any, casting: str = "same_kind") -> D
     return result if out is None else store(name, out, result, casting)
 
 
-__all__ = ["store", "finish"]
+def reduced(name: str, result: DArray, out: Any) -> DArray:
+    """:func:`finish` for a reduction or a scan: NumPy's reduce and accumulate write into ``out`` by any
+    cast ('unsafe')."""
+    return finish(name, result, out, "unsafe")
+
+
+__all__ = ["store", "finish", "reduced"]

@@ -195,7 +195,7 @@ OPS: tuple[Op, ...] = (
                             "*": "(({0} < {1}) ? {0} : {1})"},
        doc="elementwise minimum; NaN only where both are NaN", host="biu"),
     Op("cbrt", 1, np.cbrt, {"f": "cbrt({0})"}, doc="cube root"),
-    Op("exp2", 1, np.exp2, {"f": "exp2({0})"}, doc="2**x", kinds="biuf"),
+    Op("exp2", 1, np.exp2, {"f": "exp2({0})", "c": "cexp2_{R}({0})"}, doc="2**x"),
     Op("fabs", 1, np.fabs, {"f": "fabs({0})"}, doc="|x| of real numbers (as floats)", host="f"),
     Op("float_power", 2, np.float_power, {"f": "pow({0}, {1})", "c": "cpow_{R}({0}, {1})"},
        doc="x1 ** x2 in float64 (complex128 for complex)"),
@@ -214,7 +214,7 @@ OPS: tuple[Op, ...] = (
        kinds="biu", host="iu"),
     Op("bitwise_count", 1, np.bitwise_count, {"i": "popcount(({U})(({0} < 0) ? -({U}){0} : ({U}){0}))",
                                               "u": "popcount({0})"},
-       doc="number of 1 bits in |x|", kinds="iu", host="iu"),
+       doc="number of 1 bits in |x|", kinds="biu", host="iu"),
     # rounding
     Op("rint", 1, np.rint, {"f": "rint({0})", "c": "({T})(rint({0}.x), rint({0}.y))"},
        doc="round to the nearest integer (half to even), as a float", host="f"),

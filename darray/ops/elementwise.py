@@ -37,7 +37,7 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
     if op.types == "ufunc" or op.types.startswith("like:"):
         ufunc = cast(np.ufunc, getattr(np, op.types[5:]) if op.types.startswith("like:") else op.ref)
         try:
-            loop = ufunc.resolve_dtypes(tuple(dts) + (None,) * ufunc.nout)
+            loop = _numpy_loop(ufunc, tuple(dts) + (None,) * ufunc.nout)
         except TypeError as err:
             raise TypeError(f"darray {name}: not supported for dtypes {_names(keys)}: {err}") from None
         ins, out = tuple(loop[:op.arity]), loop[op.arity]
@@ -56,6 +56,15 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[tuple[np.dtype, ...], np
 _DEFAULT: dict[Any, np.dtype] = {int: _dt.int64, float: _dt.float64, complex: _dt.complex128}  # Python types, strong
 
 
+def _numpy_loop(ufunc: np.ufunc, dts: tuple[Any, ...], **kw: Any) -> tuple[np.dtype, ...]:
+    """``ufunc.resolve_dtypes(dts, **kw)``, where NumPy picks its object loop for Python ints (two of
+    them compared: they may be of any size) the loop of their default dtypes."""
+    found = ufunc.resolve_dtypes(dts, **kw)
+    if any(d.kind == "O" for d in found):
+        found = ufunc.resolve_dtypes(tuple(_DEFAULT.get(k, k) for k in dts), **kw)
+    return found
+
+
 @lru_cache(maxsize=1024)
 def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | None,
          casting: str) -> tuple[np.dtype, ...]:
@@ -70,15 +79,32 @@ def loop(ufunc: np.ufunc, name: str, keys: tuple[Any, ...], dtype: np.dtype | No
     dts: tuple[Any, ...] = tuple(_dt.bool_ if k is bool else _DEFAULT.get(k, k) if ufunc.nin == 1 else k for k in keys)
     dts += (None,) * ufunc.nout  # (NumPy: the Python scalar of a one-input ufunc is not weak)
     try:
-        found = ufunc.resolve_dtypes(dts, **kw)
-        if any(d.kind == "O" for d in found):  # NumPy's object loop of Python ints: their default dtypes
-            found = ufunc.resolve_dtypes(tuple(_DEFAULT.get(k, k) for k in dts), **kw)
+        found = _numpy_loop(ufunc, dts, **kw)
     except TypeError as err:
         raise TypeError(f"darray {name}: {err}") from None
     for k, d in zip(dts, found):  # NumPy converts a weak scalar under 'equiv' only to its own default dtype
         if casting == "equiv" and k in _DEFAULT and _DEFAULT[k] != d and d.kind != "b":
             raise TypeError(f"darray {name}: cannot cast Python {k.__name__} to {d} under the casting rule 'equiv'")
     return found
+
+
+@lru_cache(maxsize=1024)
+def reduce_loop(ufunc: np.ufunc, name: str, x: np.dtype, dtype: np.dtype | None,
+                method: str = "reduce") -> tuple[np.dtype, np.dtype, np.dtype]:
+    """NumPy 2's loop dtypes (accumulator, element, result) of ``ufunc``'s ``method`` (reduce, accumulate,
+    reduceat) over an array of dtype ``x`` with ``dtype=`` (or the out array's dtype; None: neither), the
+    rule every darray ufunc method follows: the array is cast to the loop (any cast), add and multiply of
+    bool and small integers accumulate in int64/uint64 (as ``sum``). TypeError (NumPy's words) where no loop
+    fits or the loop's result cannot feed its accumulator (accumulate, reduceat: nor its elements)."""
+    try:
+        found = ufunc.resolve_dtypes((None, x, None), signature=(dtype, None, None), casting="unsafe",
+                                     reduction=True)
+    except TypeError as err:
+        raise TypeError(f"darray {name}: {err}") from None
+    if found[0] != found[2] or method != "reduce" and found[1] != found[0]:
+        raise TypeError(f"darray {name}: the resolved dtypes are not compatible with {name}. Resolved (dtypes: "
+                        f"{', '.join(map(str, found))})")
+    return found[0], found[1], found[2]
 
 
 def _names(keys: tuple[Any, ...]) -> str:
@@ -337,8 +363,21 @@ def function(op: Op) -> Callable[..., DArray]:
     return fn
 
 
+def _part(fn: Callable[..., DArray]) -> Callable[..., Any]:
+    """NumPy's ``real``/``imag`` (``val.real``): a Python scalar's own part (``real(True)`` is 1), else ``fn``."""
+    name = fn.__name__
+
+    def part(val: ArrayLike, /) -> Any:
+        return getattr(val, name) if type(val) in D.PY_SCALARS else fn(val)
+
+    part.__name__ = part.__qualname__ = name
+    part.__doc__ = fn.__doc__
+    return part
+
+
 # the public functions of the ops NumPy has no ufunc for (the others are ``ops.ufunc``'s objects)
-_FUNCS = {op.name: function(op) for op in OPS if not isinstance(op.ref, np.ufunc) and op.name not in ("clip", "round")}
+_FUNCS = {op.name: function(op) if op.types != "real" else _part(function(op)) for op in OPS
+          if not isinstance(op.ref, np.ufunc) and op.name not in ("clip", "round")}
 globals().update(_FUNCS)
 globals().update({alias: _FUNCS[name] for alias, name in ALIASES.items() if name in _FUNCS})
 
@@ -365,6 +404,8 @@ def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None =
     if a_min is not None and min is not None or a_max is not None and max is not None:
         raise ValueError("darray clip: give each bound once: a_min or min, a_max or max")
     low, high = min if a_min is None else a_min, max if a_max is None else a_max
+    if type(a) in D.PY_SCALARS:  # NumPy's clip takes ``a`` as an array (strong), the bounds as given (weak)
+        a = np.asarray(a)[()]
     if low is None and high is None:
         return _stored("clip", apply("positive", a), out)
     if low is None:

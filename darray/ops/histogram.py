@@ -159,6 +159,11 @@ def digitize(x: Any, bins: Any, right: bool = False) -> DArray:
     See also: numpy.digitize."""
     v = _array(x)
     b = _array(bins, v.place)
+    if v.dtype.kind == "c":
+        raise TypeError("darray digitize: x may not be complex")
+    if not _dt.can_cast(b.dtype, _dt.float64):  # NumPy's monotonicity check reads bins as doubles
+        raise TypeError(f"darray digitize: Cannot cast array data from {b.dtype!r} to dtype('float64') according to "
+                        "the rule 'safe'")
     if b.ndim != 1:
         raise ValueError("darray digitize: bins must be 1d")
     host = to_numpy(b)
@@ -272,7 +277,10 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,  #
               weights: Any = None) -> tuple[DArray, DArray]:
     """(counts, edges) of the values of ``a`` in ``bins`` (a count, the edges, or one of NumPy's
     estimator names); values outside ``range`` are ignored. Equal bins on a device take one pass
-    over the values. See also: numpy.histogram."""
+    over the values. See also: numpy.histogram.
+
+    Differs from NumPy: complex values or weights raise TypeError (NumPy bins complex values by
+    their real parts between complex edges)."""
     v = reshape(_array(a), (-1,))
     if v.dtype.kind == "c":
         raise TypeError("darray histogram: complex input is not supported")

@@ -12,26 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
 from .._array import DArray
 from ..dim import normalize_axis
 from ..transfer.convert import asarray, to_numpy
 from ._out import finish
-from .manipulation import arrays_of, broadcast_to, concat, moveaxis, named, one, reshape, split
+from .manipulation import arrays_of, broadcast_to, cast_joined, concat, moveaxis, named, one, reshape, split
 from .shaping import atleast_1d, atleast_2d, atleast_3d
 from .taking import take
-
-
-def _cast_all(op: str, xs: list[DArray], dtype: Any, casting: str) -> list[DArray]:
-    """The inputs cast to ``dtype`` under NumPy's ``casting`` rule (unchanged for ``dtype=None``)."""
-    if dtype is None:
-        return xs
-    dt = _dt.as_dtype(dtype, op)
-    for x in xs:
-        if not _dt.can_cast(x.dtype, dt, casting=casting):
-            raise TypeError(f"darray {op}: Cannot cast array data from {x.dtype} to {dt} according to the rule "
-                            f"{casting!r}")
-    return [x.astype(dt, copy=False) for x in xs]
 
 
 def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
@@ -41,7 +28,7 @@ def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, out: Any = None,
     if isinstance(arrays, DArray):
         arrays = list(arrays)
     xs, _ = arrays_of("concatenate", list(arrays))
-    return finish("concatenate", concat(_cast_all("concatenate", xs, dtype, casting), axis=axis), out)
+    return finish("concatenate", concat(cast_joined("concatenate", xs, dtype, casting, out), axis=axis), out)
 
 
 def _sequence(op: str, tup: Any) -> list[Any]:

@@ -25,6 +25,7 @@ from . import _dispatch as D
 from . import _gemm
 from . import elementwise as E
 from . import reduction as R
+from ._out import finish
 
 # (``dot``, ``outer`` and ``trace`` here are the cores of NumPy's, ``ops.mathfuncs``, and of darray.linalg's)
 __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose"]
@@ -41,13 +42,16 @@ def _fmt(shape: tuple[int, ...]) -> str:
 
 
 # -- matmul -------------------------------------------------------------------------------
-def matmul(x1: Any, x2: Any, /) -> DArray:
+def matmul(x1: Any, x2: Any, /, out: Any = None) -> DArray:
     """Matrix product with NumPy's rules: 1-D operands are promoted to a row (x1) or a column
-    (x2) and the added axis removed again; leading (batch) axes broadcast.
+    (x2) and the added axis removed again; leading (batch) axes broadcast; written into ``out``
+    when given (NumPy's ufunc rule: a same_kind cast).
 
     0-d operands and mismatched inner dimensions raise ValueError. dtypes promote as
     ``numpy.matmul`` (bool computes OR of ANDs; integers wrap). See also: numpy.matmul.
     """
+    if out is not None:
+        return finish("matmul", matmul(x1, x2), out)
     done = _matmul_now(x1, x2)
     if done is not None:
         return done
@@ -201,9 +205,12 @@ def matrix_transpose(x: Any, /) -> DArray:
     return x.mT
 
 
-def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> DArray:
+def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1) -> DArray:
     """Dot product of vectors along ``axis`` (conjugating x1 for complex), broadcasting the other
-    axes; the multiply fuses into the sum. See also: numpy.vecdot."""
+    axes; the multiply fuses into the sum; written into ``out`` when given (a same_kind cast).
+    See also: numpy.vecdot."""
+    if out is not None:
+        return finish("vecdot", vecdot(x1, x2, axis=axis), out)
     a, b = _operands("vecdot", (x1, x2))
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("darray vecdot: operands must have at least one dimension")

@@ -234,14 +234,20 @@ def _join(xs: list[DArray], place: Place, shape: tuple[int, ...], targets: Calla
     return out
 
 
-def _cast(op: str, xs: list[DArray], dtype: Any, casting: str) -> list[DArray]:
-    """``xs`` cast to ``dtype`` under NumPy's ``casting`` rule (unchanged for ``dtype=None``)."""
+def cast_joined(op: str, xs: list[DArray], dtype: Any, casting: str, out: Any = None) -> list[DArray]:
+    """``xs`` as NumPy's concatenate joins them: cast to ``dtype`` or to ``out``'s dtype (one of them at
+    most) under the ``casting`` rule; unchanged when neither is given."""
+    if out is not None and dtype is not None:
+        raise TypeError(f"darray {op}: concatenate() only takes `out` or `dtype` as an argument, but both were "
+                        "provided.")
+    dtype = out.dtype if isinstance(out, DArray) else dtype
     if dtype is None:
         return xs
     dt = _dt.as_dtype(dtype, op)
     bad = [x.dtype for x in xs if not _dt.can_cast(x.dtype, dt, casting=casting)]
     if bad:
-        raise TypeError(f"Cannot cast array data from {bad[0]} to {dt} according to the rule {casting!r}")
+        raise TypeError(f"darray {op}: Cannot cast array data from {bad[0]} to {dt} according to the rule "
+                        f"{casting!r}")
     return [x.astype(dt, copy=False) for x in xs]
 
 
@@ -254,8 +260,8 @@ def concat(arrays: Sequence[Any], /, axis: int | None = 0, out: Any = None, *, d
     ``axis=None`` joins the flattened arrays. See also: numpy.concatenate.
     """
     if out is not None or dtype is not None:
-        return finish("concat", concat(_cast("concat", arrays_of("concat", list(arrays))[0], dtype, casting), axis),
-                      out)
+        return finish("concat", concat(cast_joined("concat", arrays_of("concat", list(arrays))[0], dtype, casting,
+                                                   out), axis), out)
     xs, place = arrays_of("concat", list(arrays))
     if not xs:
         raise ValueError("need at least one array to concatenate")
@@ -295,7 +301,8 @@ def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any =
     A new array; ``axis`` is the new axis' position in it. See also: numpy.stack.
     """
     if out is not None or dtype is not None:
-        return finish("stack", stack(_cast("stack", arrays_of("stack", list(arrays))[0], dtype, casting), axis), out)
+        return finish("stack", stack(cast_joined("stack", arrays_of("stack", list(arrays))[0], dtype, casting, out),
+                                     axis), out)
     xs, place = arrays_of("stack", list(arrays))
     if not xs:
         raise ValueError("need at least one array to stack")

@@ -94,7 +94,7 @@ def angle(z: Any, deg: bool = False) -> DArray:
     """The argument of complex ``z`` (radians, degrees with ``deg``). See also: numpy.angle."""
     v = _array(z)
     a = E.apply("atan2", E.apply("imag", v), E.apply("real", v)) if v.dtype.kind == "c" else \
-        E.apply("atan2", zeros(v.shape, dtype=_inexact(v).dtype, device=v.place), _inexact(v))
+        E.apply("atan2", 0, v)  # NumPy's arctan2(0, z): a weak 0 (int16 gives float32)
     return E.apply("multiply", a, 180 / math.pi) if deg else a
 
 
@@ -267,7 +267,10 @@ def _along(f: DArray, axis: int, key: slice) -> DArray:
 def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Any:
     """The gradient by central differences inside and one-sided ones (first or second order) at the
     edges, along each axis; spacings as NumPy's (scalars or coordinate arrays). See also: numpy.gradient."""
-    v = _inexact(_array(f))
+    v = _array(f)
+    if v.dtype == _dt.bool_:  # NumPy differences the bools themselves
+        raise TypeError("darray gradient: numpy boolean subtract, the `-` operator, is not supported")
+    v = _inexact(v)
     axes = tuple(range(v.ndim)) if axis is None else tuple(normalize_axis(a, v.ndim) for a in np.atleast_1d(axis))
     if edge_order not in (1, 2):
         raise ValueError("darray gradient: 'edge_order' greater than 2 not supported")
@@ -336,11 +339,13 @@ def _edges(v: DArray, ax: int, d: DArray, order: int) -> tuple[DArray, DArray]:
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> DArray:
     """Differences of the flattened array, with values put before and after. See also: numpy.ediff1d."""
     v = reshape(_array(ary), (-1,))
-    parts = [] if to_begin is None else [reshape(_array(to_begin, v.place).astype(v.dtype), (-1,))]
-    parts.append(diff(v) if v.size else v)
-    if to_end is not None:
-        parts.append(reshape(_array(to_end, v.place).astype(v.dtype), (-1,)))
-    return concat(parts)
+    begin, end = (None if e is None else reshape(_array(e, v.place), (-1,)) for e in (to_begin, to_end))
+    for e, name in ((begin, "to_begin"), (end, "to_end")):
+        if e is not None and not _dt.can_cast(e.dtype, v.dtype, "same_kind"):
+            raise TypeError(f"darray ediff1d: dtype of `{name}` must be compatible with input `ary` under the "
+                            "`same_kind` rule.")
+    middle = E.apply("subtract", v[1:], v[:-1]) if v.size else v  # (NumPy's subtract: bool raises)
+    return concat([e.astype(v.dtype) for e in (begin, middle, end) if e is not None])
 
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> DArray:
@@ -430,7 +435,13 @@ def vecmat(x1: Any, x2: Any, /, out: Any = None) -> DArray:
 def dot(a: Any, b: Any, out: Any = None) -> DArray:
     """NumPy's ``dot`` (products of 0-d, inner of 1-D, matmul of 2-D, sums over the last and
     second-to-last axes otherwise). See also: numpy.dot."""
-    return finish("dot", _dot(a, b), out)
+    result = _dot(a, b)
+    blas = result.dtype in (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
+    if out is not None and (blas or (np.ndim(a) and np.ndim(b))) and getattr(out, "dtype", None) != result.dtype:
+        # NumPy's dot casts nothing into out (but of integers or float16 with a 0-d operand: multiply's out=)
+        raise ValueError("darray dot: output array is not acceptable (must have the right datatype, number of "
+                         f"dimensions, and be a C-Array): {result.dtype} wanted")
+    return finish("dot", result, out)
 
 
 def outer(a: Any, b: Any, out: Any = None) -> DArray:

@@ -17,7 +17,7 @@ from ..transfer.convert import asarray
 from . import elementwise as E
 from . import reduction as R
 from . import scan as S
-from ._out import finish
+from ._out import reduced
 from .manipulation import broadcast_to
 
 
@@ -76,8 +76,8 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: 
                                                                E.apply("logical_not", where))
     empty = R.all(nan, axis, keepdims=keepdims)
     if initial is not None:
-        return finish(f"nan{op}", result.astype(x.dtype, copy=False), out)
-    return finish(f"nan{op}", E.apply("where", empty, none, result).astype(x.dtype, copy=False), out)
+        return reduced(f"nan{op}", result.astype(x.dtype, copy=False), out)
+    return reduced(f"nan{op}", E.apply("where", empty, none, result).astype(x.dtype, copy=False), out)
 
 
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
@@ -100,24 +100,33 @@ def _valid(x: DArray, where: Any) -> Any:
     return where if valid is True else E.apply("logical_and", valid, where)
 
 
+def _inexact(op: str, x: DArray, dtype: DTypeLike, out: Any) -> DArray:
+    """``x``, after NumPy's check of nanmean/nanvar/nanstd: a float or complex ``x`` takes no other
+    ``dtype=`` nor ``out``."""
+    for given, what in ((dtype, "dtype"), (getattr(out, "dtype", None), "out")):
+        if given is not None and x.dtype.kind in "fc" and _dt.as_dtype(given, op).kind not in "fc":
+            raise TypeError(f"darray {op}: If a is inexact, then {what} must be inexact")
+    return x
+
+
 def nanmean(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, keepdims: bool = False, *,
             where: Any = True) -> DArray:
     """Mean over ``axis`` of the non-NaN elements (NaN for an all-NaN slice). See also: numpy.nanmean."""
-    x = _array(a)
+    x = _inexact("nanmean", _array(a), dtype, out)
     return R.mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
 
 
 def nanvar(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance over ``axis`` of the non-NaN elements. See also: numpy.nanvar."""
-    x = _array(a)
+    x = _inexact("nanvar", _array(a), dtype, out)
     return R.var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
 
 
 def nanstd(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation over ``axis`` of the non-NaN elements. See also: numpy.nanstd."""
-    x = _array(a)
+    x = _inexact("nanstd", _array(a), dtype, out)
     return R.std(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
 
 

@@ -47,6 +47,8 @@ def polyval(p: Any, x: Any) -> DArray:
     """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's rule.
     See also: numpy.polyval."""
     place = _place(p, x)
+    if not isinstance(p, poly1d) and np.ndim(p) == 0:
+        raise TypeError("darray polyval: iteration over a 0-d array (p must be a sequence of coefficients)")
     c = _coefficients(p, place)
     v = x if isinstance(x, DArray) else asarray(x, device=place)
     if isinstance(p, poly1d) and isinstance(x, poly1d):

@@ -28,7 +28,7 @@ from ..place import CLPlace
 from ..transfer.convert import asarray, from_numpy, input_term
 from . import _dispatch as D
 from . import elementwise as E
-from ._out import finish
+from ._out import finish, reduced
 from .creation import full
 
 __all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "argmin", "argmax", "any", "all",
@@ -186,11 +186,11 @@ def _numpy_reduce(op: str, x: Any, axis: Any, dtype: Any, out: Any, keepdims: bo
         if not _prod(x.shape[a] for a in axes):  # an empty reduction is ``initial``
             shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
                 tuple(n for a, n in enumerate(x.shape) if a not in axes)
-            return finish(op, full(shape, initial, dtype=x.dtype, device=x.place), out)
+            return reduced(op, full(shape, initial, dtype=x.dtype, device=x.place), out)
     result = _reduce(op, x, axis, keepdims, dtype)
     if initial is not None:
         result = E.apply(cast(str, FOLDS[op].combine), result, initial).astype(result.dtype, copy=False)
-    return finish(op, result, out)
+    return reduced(op, result, out)
 
 
 def _make(op: str, doc: str) -> Any:
@@ -241,24 +241,33 @@ def mean(a: ArrayLike, axis: int | tuple[int, ...] | None = None, dtype: DTypeLi
     """Arithmetic mean over ``axis`` (float64 for integer input; ``dtype=`` as NumPy's); ``where``
     averages the selected elements only. See also: numpy.mean"""
     if where is True:
-        return finish("mean", _reduce("mean", a, axis, keepdims, dtype), out)
+        return reduced("mean", _reduce("mean", a, axis, keepdims, dtype), out)
     a = a if isinstance(a, DArray) else asarray(a)
     axes = normalize_axes(axis, a.ndim, "mean")
     total = _reduce("sum", _masked("sum", a, where, None), axes, keepdims, _dtypes("mean", a.dtype, dtype))
-    return finish("mean", E.apply("divide", total, _count(a, axes, keepdims, where)).astype(total.dtype), out)
+    return reduced("mean", E.apply("divide", total, _count(a, axes, keepdims, where)).astype(total.dtype), out)
 
 
 _mean = mean  # for var, whose ``mean=`` parameter hides the function
 
 
+def _indices(name: str, result: DArray, out: Any) -> DArray:
+    """argmax's/argmin's ``out``, as NumPy's: an array that casts safely to int64 (the indices written
+    into it by any cast)."""
+    if isinstance(out, DArray) and not _dt.can_cast(out.dtype, _dt.int64):
+        raise TypeError(f"darray {name}: Cannot cast array data from {out.dtype!r} to dtype('int64') according to "
+                        "the rule 'safe'")
+    return reduced(name, result, out)
+
+
 def argmax(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first maximum (flat index for axis=None; the first NaN wins). See also: numpy.argmax."""
-    return finish("argmax", _reduce("argmax", a, axis, keepdims), out)
+    return _indices("argmax", _reduce("argmax", a, axis, keepdims), out)
 
 
 def argmin(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> DArray:
     """Index of the first minimum (flat index for axis=None; the first NaN wins). See also: numpy.argmin."""
-    return finish("argmin", _reduce("argmin", a, axis, keepdims), out)
+    return _indices("argmin", _reduce("argmin", a, axis, keepdims), out)
 
 
 def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> DArray:
@@ -271,6 +280,8 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> DA
     See also: numpy.ptp"""
     a = a if isinstance(a, DArray) else asarray(a)
     hi, lo = _reduce("max", a, axis, keepdims), _reduce("min", a, axis, keepdims)
+    if out is not None:  # NumPy's: the maximum into out (any cast), then subtract(out, lo, out) (same_kind)
+        hi = reduced("ptp", hi, out)
     return finish("ptp", E.apply("subtract", hi, lo), out)
 
 
@@ -283,29 +294,35 @@ def _ddof(op: str, ddof: float, correction: float | None) -> float:
 def var(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Variance with ``ddof`` (NumPy) or ``correction`` (Array API); the deviation chain fuses into the
-    sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. See also: numpy.var."""
+    sum; ``mean=`` a precomputed mean (with keepdims=True); ``where`` selects the elements. ``dtype=`` as
+    NumPy's: the mean and the sum of squares accumulate in it and the result has it (float64 for
+    integers and bool; complex input gives its real dtype unless ``dtype=`` is complex). See also: numpy.var."""
     a = a if isinstance(a, DArray) else asarray(a)
-    if dtype is not None:
-        a = a.astype(_dt.as_dtype(dtype, "var"), copy=False)
+    dt = _dt.as_dtype(dtype, "var") if dtype is not None else _dt.float64 if a.dtype.kind in "biu" else None
     axes = normalize_axes(axis, a.ndim, "var")
     n = _count(a, axes, keepdims, where)
     if mean is None:
-        mean = _mean(a, axes, keepdims=True, where=where)
+        mean = _mean(a, axes, dt, keepdims=True, where=where)
     centred = E.apply("subtract", a, mean)
-    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if a.dtype.kind == "c" \
+    square = E.apply("real", E.apply("multiply", centred, E.apply("conj", centred))) if centred.dtype.kind == "c" \
         else E.apply("multiply", centred, centred)
     if where is not True:
         square = _masked("sum", square, where, None)
-    total = _reduce("sum", square, axes, keepdims)
+    total = _reduce("sum", square, axes, keepdims, dt)
     d = _ddof("var", ddof, correction)
     if isinstance(n, DArray):
         denominator = E.apply("maximum", E.apply("subtract", n, d), 0)
-        return finish("var", E.apply("divide", total, denominator).astype(total.dtype, copy=False), out)
-    return finish("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0), out)
+        return reduced("var", E.apply("divide", total, denominator).astype(total.dtype, copy=False), out)
+    return reduced("var", E.apply("divide", total, float(n - d) if n - d > 0 else 0.0).astype(total.dtype, copy=False),
+                  out)
 
 
 def std(a: Any, axis: Any = None, dtype: DTypeLike = None, out: Any = None, ddof: float = 0,
         keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: float | None = None) -> DArray:
     """Standard deviation (the square root of :func:`var`, same parameters). See also: numpy.std."""
-    v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
-    return finish("std", E.apply("sqrt", v), out)
+    v = var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)  # (out: into it)
+    root = E.apply("sqrt", v)
+    if (v.ndim or out is not None) and not _dt.can_cast(root.dtype, v.dtype, "same_kind"):  # NumPy's sqrt(v, out=v)
+        raise TypeError(f"darray std: Cannot cast ufunc 'sqrt' output from {root.dtype!r} to {v.dtype!r} with "
+                        "casting rule 'same_kind'")
+    return reduced("std", root.astype(v.dtype, copy=False), out)

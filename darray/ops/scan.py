@@ -26,7 +26,7 @@ from ..place import CLPlace, runtime
 from ..transfer.convert import asarray, astype, empty, from_numpy
 from . import _dispatch as D
 from ._kernel import run as launch
-from ._out import finish
+from ._out import reduced
 from .reduction import _dtypes
 
 __all__ = ["cumulative_sum", "cumulative_prod", "cumsum", "cumprod"]
@@ -180,13 +180,13 @@ def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out
                    include_initial: bool = False) -> DArray:
     """Cumulative sum along ``axis`` (required for N-D input). Integer input widens as in ``sum``.
     The result may be a transposed view. See also: numpy.cumulative_sum."""
-    return finish("cumulative_sum", _cumulative("sum", x, axis, dtype, include_initial), out)
+    return reduced("cumulative_sum", _cumulative("sum", x, axis, dtype, include_initial), out)
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> DArray:
     """Cumulative product along ``axis``. See also: numpy.cumulative_prod."""
-    return finish("cumulative_prod", _cumulative("prod", x, axis, dtype, include_initial), out)
+    return reduced("cumulative_prod", _cumulative("prod", x, axis, dtype, include_initial), out)
 
 
 def cumsum(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> DArray:
@@ -204,5 +204,5 @@ def _numpy_scan(op: str, a: Any, axis: int | None, dtype: Any, out: Any) -> DArr
     x = a if isinstance(a, DArray) else asarray(a)
     if axis is None:
         x, axis = x.reshape(-1), 0
-    return finish(f"cum{op}", _cumulative(op, x, axis, dtype, False), out)
+    return reduced(f"cum{op}", _cumulative(op, x, axis, dtype, False), out)
 

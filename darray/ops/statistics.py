@@ -22,7 +22,7 @@ from ..dim import normalize_axes
 from ..transfer.convert import asarray, from_numpy, to_numpy
 from . import elementwise as E
 from . import reduction as R
-from ._out import finish
+from ._out import finish, reduced
 from .creation import diag, full
 from .histogram import histogram_bin_edges, uniform_counts
 from .linalg import matmul
@@ -226,7 +226,9 @@ def _quantile(op: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepdim
             result = E.apply("where", from_numpy(counts[:, None] == 0, x.place), np.nan, result)
     kept = tuple(1 if k in axes else s for k, s in enumerate(x.shape)) if keepdims else rest
     result = moveaxis(result, -1, 0) if qs.ndim else result[:, 0]
-    return finish(op, reshape(result, qs.shape + kept), out)
+    # into out as NumPy's: the median (mean's) and the nan-functions (out[...] = ) by any cast, the
+    # quantiles by their ufuncs' same_kind
+    return (reduced if mean or skip_nan else finish)(op, reshape(result, qs.shape + kept), out)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
@@ -287,8 +289,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
                 if axis is None else ValueError("darray average: Shape of weights must be consistent with shape of a "
                                                 "along specified axis.")
         w = reshape(w, tuple(w.size if k == axis % x.ndim else 1 for k in range(x.ndim)))
-    dt = _dt.result_type(x.dtype, w.dtype, _dt.float64) if x.dtype.kind in "biu" and w.dtype.kind in "biu" else \
-        _dt.result_type(x.dtype, w.dtype)
+    dt = _dt.result_type(x.dtype, w.dtype, _dt.float64) if x.dtype.kind in "biu" else _dt.result_type(x.dtype, w.dtype)
     total_w = R.sum(E.apply("multiply", w.astype(dt), full(x.shape, 1, dtype=dt, device=x.place)), axis,
                     keepdims=keepdims)
     if bool(R.any(E.apply("equal", total_w, 0))):
@@ -304,12 +305,16 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     x = m if isinstance(m, DArray) else asarray(m)
     if x.ndim > 2:
         raise ValueError("darray cov: m has more than 2 dimensions")
-    dt = _dt.as_dtype(dtype, "cov") if dtype is not None else _dt.result_type(x.dtype, _dt.float64)
+    yy = None if y is None else y if isinstance(y, DArray) else asarray(y, device=x.place)
+    dt = _dt.as_dtype(dtype, "cov") if dtype is not None else \
+        _dt.result_type(x.dtype, *([] if yy is None else [yy.dtype]), _dt.float64)
+    if dt.kind not in "fc":  # NumPy: X -= mean (float64) in place
+        raise TypeError(f"darray cov: Cannot cast ufunc 'subtract' output from dtype('float64') to {dt!r} with "
+                        "casting rule 'same_kind'")
     x = reshape(x, (1, -1) if x.ndim < 2 else x.shape).astype(dt)
     if not rowvar and x.shape[0] != 1:
         x = x.T
-    if y is not None:
-        yy = y if isinstance(y, DArray) else asarray(y, device=x.place)
+    if yy is not None:
         yy = reshape(yy, (1, -1) if yy.ndim < 2 else yy.shape).astype(dt)
         if not rowvar and yy.shape[0] != 1:
             yy = yy.T

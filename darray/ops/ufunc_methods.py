@@ -34,6 +34,7 @@ class ufunc(Protocol):  # noqa: N801  (what these methods read of ``ops.ufunc.uf
     nin: int
     nout: int
     identity: Any
+    numpy: np.ufunc | None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
@@ -51,9 +52,17 @@ def _binary(u: ufunc, method: str) -> None:
         raise ValueError(f"darray {u.__name__}.{method}: {method} only supported for binary functions")
 
 
-def _array(array: Any, dtype: Any, op: str) -> DArray:
-    x = array if isinstance(array, DArray) else asarray(array)
-    return x if dtype is None else x.astype(_dt.as_dtype(dtype, op), copy=False)
+def _array(array: Any) -> DArray:
+    return array if isinstance(array, DArray) else asarray(array)
+
+
+def _loop(u: ufunc, method: str, x: DArray, dtype: Any, out: Any) -> tuple[np.dtype, np.dtype, np.dtype]:
+    """NumPy's loop of ``u.method`` over ``x`` with ``dtype=`` (else ``out``'s dtype): ``elementwise.reduce_loop``."""
+    name = f"{u.__name__}.{method}"
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    given = _dt.as_dtype(dtype, name) if dtype is not None else out.dtype if isinstance(out, DArray) else None
+    assert u.numpy is not None  # (every binary table ufunc is NumPy's)
+    return E.reduce_loop(u.numpy, name, x.dtype, given, method)
 
 
 def _fold(u: ufunc, rows: list[DArray], associative: bool) -> DArray:
@@ -74,17 +83,17 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
            where: Any) -> DArray:
     _binary(u, "reduce")
     name = f"{u.__name__}.reduce"
+    x = _array(array)
+    acc, element, _ = _loop(u, "reduce", x, dtype, out)
     if u.__name__ in _FUSED:
-        x = array if isinstance(array, DArray) else asarray(array)
-        extra = {"dtype": dtype} if u.__name__ in ("add", "multiply") else {}
-        if dtype is not None and not extra:
-            x = x.astype(_dt.as_dtype(dtype, name), copy=False)
+        extra = {"dtype": acc} if u.__name__ in ("add", "multiply") else {}
+        x = x if extra or u.__name__.startswith("logical_") else x.astype(acc, copy=False)
         init = None if initial is _NO_VALUE else initial
         if u.__name__ in ("logical_and", "logical_or"):  # all/any take no initial: it joins afterwards
             result = _FUSED[u.__name__](x, axis, keepdims=keepdims, where=where)
             return finish(name, result if init is None else u(result, bool(init)), out)
         return _FUSED[u.__name__](x, axis, out=out, keepdims=keepdims, initial=init, where=where, **extra)
-    x = _array(array, dtype, name)
+    x = x.astype(element, copy=False)
     axes = normalize_axes(axis, x.ndim, name)
     if len(axes) > 1 and u.__name__ not in _ASSOCIATIVE:
         raise ValueError(f"darray {name}: reduction operation '{u.__name__}' is not reorderable, so at most one axis "
@@ -101,21 +110,15 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
     else:
         rows = [moved[k] for k in range(moved.shape[0])]
     if initial is not _NO_VALUE:
-        rows.insert(0, full(rest, initial, dtype=x.dtype, device=x.place))
+        rows.insert(0, full(rest, initial, dtype=acc, device=x.place))
     if not rows:
         if u.identity is None:
             raise ValueError(f"darray {name}: zero-size array to reduction operation {u.__name__} which has no "
                              "identity")
-        rows = [full(rest, u.identity, dtype=x.dtype, device=x.place)]
+        rows = [full(rest, u.identity, dtype=acc, device=x.place)]
     if len(rows) == 1 and u.__name__ in _MAGNITUDE:  # NumPy's one-element reduce of these gives |x|
-        rows.insert(0, full(rest, _MAGNITUDE[u.__name__], dtype=x.dtype, device=x.place))
-    probe = reshape(rows[0], (-1,))[:0]
-    loop = u(probe, probe).dtype  # the dtype u computes x in (on no elements: no work on any place), or u's TypeError
-    if loop == _dt.bool_ and x.dtype != _dt.bool_ and not u.__name__.startswith("logical_"):  # a comparison's bool
-        # cannot feed back into its inputs (the logical functions take any input as bool)
-        raise TypeError(f"darray {name}: the resolved dtypes are not compatible with {name} (bool from {x.dtype})")
-    if len(rows) == 1:  # the element itself, in that dtype
-        rows = [rows[0].astype(loop, copy=False)]
+        rows.insert(0, full(rest, _MAGNITUDE[u.__name__], dtype=acc, device=x.place))
+    rows[0] = rows[0].astype(acc, copy=False)  # (a lone element: itself, in the loop's dtype)
     result = _fold(u, rows, u.__name__ in _ASSOCIATIVE)
     if keepdims:
         result = reshape(result, tuple(1 if a in axes else n for a, n in enumerate(x.shape)))
@@ -125,18 +128,15 @@ def reduce(u: ufunc, array: Any, axis: Any, dtype: Any, out: Any, keepdims: bool
 def accumulate(u: ufunc, array: Any, axis: int, dtype: Any, out: Any) -> DArray:
     _binary(u, "accumulate")
     name = f"{u.__name__}.accumulate"
-    x = array if isinstance(array, DArray) else asarray(array)
-    if u.__name__ in ("add", "multiply"):
-        scan = S.cumulative_sum if u.__name__ == "add" else S.cumulative_prod
-        if x.ndim == 0:
-            raise ValueError(f"darray {name}: cannot accumulate on a scalar")
-        return finish(name, scan(x, axis=normalize_axis(axis, x.ndim, name), dtype=dtype), out)
-    x = _array(x, dtype, name)
+    x = _array(array)
+    loop = _loop(u, "accumulate", x, dtype, out)[0]
     if x.ndim == 0:
         raise ValueError(f"darray {name}: cannot accumulate on a scalar")
+    if u.__name__ in ("add", "multiply"):
+        scan = S.cumulative_sum if u.__name__ == "add" else S.cumulative_prod
+        return finish(name, scan(x, axis=normalize_axis(axis, x.ndim, name), dtype=loop), out)
     axis = normalize_axis(axis, x.ndim, name)
-    y = moveaxis(x, axis, 0)
-    y = y.astype(u(y[:0], y[:0]).dtype, copy=False)  # the loop's result dtype (logical_and of ints: bool)
+    y = moveaxis(x, axis, 0).astype(loop, copy=False)
     n = y.shape[0]
     if u.__name__ in _ASSOCIATIVE:  # Hillis-Steele doubling: log2 n steps
         shift = 1
@@ -202,7 +202,9 @@ def at(u: ufunc, a: DArray, indices: Any, b: Any) -> None:
 def reduceat(u: ufunc, array: Any, indices: Any, axis: int, dtype: Any, out: Any) -> DArray:
     _binary(u, "reduceat")
     name = f"{u.__name__}.reduceat"
-    x = _array(array, dtype, name)
+    x = _array(array)
+    loop = _loop(u, "reduceat", x, dtype, out)[0]
+    x = x.astype(loop, copy=False)
     if x.ndim == 0:
         raise TypeError(f"darray {name}: cannot reduceat on a scalar")
     if axis is None or isinstance(axis, tuple):  # NumPy's: one axis of them only (None: all of x's)
@@ -219,7 +221,7 @@ def reduceat(u: ufunc, array: Any, indices: Any, axis: int, dtype: Any, out: Any
     parts = []
     for k, start in enumerate(idx):
         stop = idx[k + 1] if k + 1 < idx.size else n
-        parts.append(reduce(u, y[start:stop], 0, None, None, False, _NO_VALUE, True) if stop > start else y[start])
+        parts.append(reduce(u, y[start:stop], 0, loop, None, False, _NO_VALUE, True) if stop > start else y[start])
     result = stack(parts) if parts else reshape(y[:0], (0, *y.shape[1:]))
     return finish(name, moveaxis(result, 0, axis), out)
 

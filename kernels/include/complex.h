@@ -3,14 +3,14 @@
  * versions exist only when DARRAY_FP64 is defined. Entry points, each c<op>_<R> with R the
  * component type (float or double), e.g. cmul_float(a, b), csqrt_double(z):
  *   arithmetic   cmul cdiv cabs cpow csign
- *   exp and log  cexp cexpm1 clog clog1p clog2 clog10 csqrt
+ *   exp and log  cexp cexp2 cexpm1 clog clog1p clog2 clog10 csqrt
  *   trigonometry csin ccos ctan casin cacos catan
  *   hyperbolic   csinh ccosh ctanh casinh cacosh catanh
  *   ordering     cless cless_equal cgreater cgreater_equal (return int), cmaximum cminimum,
  *                cfmax cfmin
  * Branch cuts and special values (inf, NaN, signed zeros) follow C99 Annex G as NumPy's
- * glibc-backed loops do; cpow, csign, cexpm1, clog2, clog10 and the ordering follow NumPy's
- * own loops (cexpm1 with the Array API's special values where NumPy's formula gives others:
+ * glibc-backed loops do; cpow, csign, cexp2 (cexp(z ln 2)), cexpm1, clog2, clog10 and the ordering
+ * follow NumPy's own loops (cexpm1 with the Array API's special values where NumPy's formula gives others:
  * +0 + 0j at +-0 + 0j, an infinite real part with an infinite or NaN imaginary one, -inf).
  * The inverse functions use Kahan's formulas ("Branch cuts for complex elementary
  * functions", 1987), which keep their accuracy next to the branch points; very large |z| take
@@ -50,6 +50,7 @@ inline C cexp_##R(C z) {                                                        
     R e = exp(x);                                                                    \
     return (C)(e * c, e * s);                                                        \
 }                                                                                    \
+inline C cexp2_##R(C z) { return cexp_##R(z * M_LN2##K); }  /* NumPy's nc_exp2 */ \
 inline C cexpm1_##R(C z) {  /* NumPy's formula; the Array API's values where it differs */ \
     R x = z.x, y = z.y, h;                                                           \
     if (y == 0) return (C)(x == 0 ? (R)0 : expm1(x), y);  /* expm1(+-0 + 0j) = +0 + 0j */ \

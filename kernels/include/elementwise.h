@@ -233,6 +233,11 @@ inline double __attribute__((overloadable)) trig_sin(double x) { return sin(x); 
 inline double __attribute__((overloadable)) trig_cos(double x) { return cos(x); }
 inline double __attribute__((overloadable)) trig_tan(double x) { return tan(x); }
 #endif
+#ifdef DARRAY_FP16  /* through float, rounded once (as half promotes where double is absent) */
+inline half __attribute__((overloadable)) trig_sin(half x) { return (half)trig_sin((float)x); }
+inline half __attribute__((overloadable)) trig_cos(half x) { return (half)trig_cos((float)x); }
+inline half __attribute__((overloadable)) trig_tan(half x) { return (half)trig_tan((float)x); }
+#endif
 
 /* NumPy's complex reciprocal (not 1 / z through division: 1 / (0 + 0j) is nan + nanj) and
  * complex clip (lexicographic; a NaN in x or lo wins, a NaN only in hi's imaginary part does
