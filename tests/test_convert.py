@@ -455,3 +455,16 @@ def test_memory_order_errors_and_host_layouts():
     np.testing.assert_array_equal(got.get(), f)
     with pytest.raises(ValueError, match="copy"):
         da.asarray(x, order="F", copy=False)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_memory_order_across_work_item_runs(order):
+    """The copies of ``order=`` over views larger than a work-item's run of elements (256 in the
+    chunked form) and than the host engine's at-once limit: transposed, reversed and sliced."""
+    h = np.arange(300 * 517, dtype=np.float64).reshape(300, 517)
+    x = da.asarray(h)
+    for view in (lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a[:, ::-3].T, lambda a: a[1:-1, 3:]):
+        want = np.array(view(h), order=order)
+        got = da.array(view(x), order=order)
+        np.testing.assert_array_equal(got.get(), want)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
